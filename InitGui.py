@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Executed by FreeCAD's GUI at start-up; no __file__. The workbench class lives in
+# cadbench_wb.gui.workbench and is imported lazily, so start-up stays cheap.
+
+
+class CadBenchWorkbench(Workbench):  # noqa: F821 - FreeCAD provides Workbench here
+    MenuText = "cadbench"
+    ToolTip = "Score a reconstructed CAD model against its reference"
+
+    def __init__(self):
+        from cadbench_wb import resources
+
+        self.__class__.Icon = resources.icon_path("CadBench_Workbench")
+
+    def Initialize(self):
+        from cadbench_wb.gui import workbench
+
+        workbench.initialize(self)
+
+    def Activated(self):
+        from cadbench_wb.gui import workbench
+
+        workbench.activated(self)
+
+    def Deactivated(self):
+        from cadbench_wb.gui import workbench
+
+        workbench.deactivated(self)
+
+    def GetClassName(self):
+        return "Gui::PythonWorkbench"
+
+
+Gui.addWorkbench(CadBenchWorkbench())  # noqa: F821 - FreeCAD provides Gui here

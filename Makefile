@@ -1,0 +1,57 @@
+# cadbench: `make demo` and `make test` do all the set-up on a fresh Debian 12 machine.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PACKAGES := freecad-python3 python3-venv python3-numpy python3-scipy python3-matplotlib \
+	python3-yaml xvfb xauth
+FREECAD_LIB ?= /usr/lib/freecad/lib
+STAMP := $(VENV)/.installed
+
+.PHONY: setup demo test lint format bench screenshots install-wb clean
+
+setup: $(STAMP)
+
+# Debian's packages, only those that are missing (apt-get update once, when needed).
+.apt-ok:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; fi
+	@touch $@
+
+# The venv sees Debian's numpy/PySide (--system-site-packages) and FreeCAD's lib (.pth);
+# pip is pinned to that numpy so FreeCAD's compiled modules keep the one they were built for.
+$(STAMP): .apt-ok pyproject.toml
+	@test -x $(PY) || /usr/bin/python3 -m venv --system-site-packages $(VENV)
+	@site=$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); \
+	  echo "$(FREECAD_LIB)" > $$site/freecad-lib.pth
+	@$(PY) -c 'import numpy; print("numpy==" + numpy.__version__)' > $(VENV)/constraints.txt
+	$(PY) -m pip install -q --disable-pip-version-check -c $(VENV)/constraints.txt -e '.[dev]'
+	@touch $@
+
+demo: setup
+	$(VENV)/bin/cadbench demo --out out/demo
+
+test: setup lint
+	$(PY) -m pytest -q -m "not slow" tests
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check cadbench_wb tests tools
+
+format: setup
+	$(VENV)/bin/ruff format cadbench_wb tests tools
+	$(VENV)/bin/ruff check --fix .
+
+bench: setup
+	$(PY) tools/bench.py --out out/bench
+
+screenshots: setup
+	$(PY) tools/screenshots.py --out out/screenshots
+
+install-wb:
+	@mod="$${FREECAD_USER_MOD:-$$HOME/.local/share/FreeCAD/Mod}"; mkdir -p "$$mod"; \
+	  ln -sfn "$(CURDIR)" "$$mod/cadbench"; echo "linked $(CURDIR) -> $$mod/cadbench"
+
+clean:
+	rm -rf out .pytest_cache .ruff_cache

@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Read a model file into one scored solid, and decide whether it was delivered at all."""
+
+import dataclasses
+import os
+import tempfile
+
+from cadbench_wb import fcstd_data, formats
+from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
+from cadbench_wb.freecad_env import import_freecad
+
+# Two solids whose common volume exceeds this share of the smaller one overlap: they are
+# fused before scoring, so overlapping material is never counted twice.
+OVERLAP_SHARE = 1e-9
+
+
+@dataclasses.dataclass
+class LoadedModel:
+    """The shape cadbench scores for one file, with what it took to get there."""
+
+    path: str
+    format: str
+    shape: object  # Part.Shape: one solid, or a compound of disjoint solids
+    solids: int
+    notes: list[str]
+    from_mesh: bool = False
+    document_objects: list = dataclasses.field(default_factory=list)
+
+    def summary(self) -> dict:
+        return {
+            "format": self.format,
+            "solids": self.solids,
+            "fromMesh": self.from_mesh,
+            "notes": list(self.notes),
+        }
+
+
+def load_model(path: str, role: str = "candidate") -> LoadedModel:
+    """The scored solid of a reference or candidate file.
+
+    A broken candidate raises DeliveryFailure (it is scored 0); a broken reference raises
+    ReferenceInvalid (the benchmark's fault, reported loudly).
+    """
+    try:
+        return _load(path)
+    except DeliveryFailure as failure:
+        if role == "reference":
+            raise ReferenceInvalid(f"reference {failure.reason}: {failure.detail}") from None
+        raise
+
+
+def _load(path: str) -> LoadedModel:
+    fmt = formats.checked_format(path)
+    import_freecad()
+    notes: list[str] = []
+    objects = []
+    if fmt == "fcstd":
+        shapes, notes, objects = _fcstd_shapes(path)
+    elif fmt in formats.MESH_FORMATS:
+        shapes = [_mesh_solid(path)]
+        notes.append("mesh converted to a solid: scored on its triangles")
+    else:
+        shapes = [_read_shape(path)]
+    solids = [s for shape in shapes for s in shape.Solids]
+    if not solids:
+        faces = sum(len(shape.Faces) for shape in shapes)
+        if faces:
+            raise DeliveryFailure(
+                "no_solid", f"{path}: {faces} face(s) but no closed solid (surfaces or shells)"
+            )
+        raise DeliveryFailure("empty_model", f"{path}: the file holds no geometry")
+    for index, solid in enumerate(solids):
+        if not solid.isValid() or solid.Volume <= 0:
+            raise DeliveryFailure(
+                "invalid_solid",
+                f"{path}: solid {index + 1} of {len(solids)} fails OpenCASCADE's BRepCheck"
+                + ("" if solid.Volume > 0 else " (zero or negative volume)"),
+            )
+    shape, fused = _one_shape(solids)
+    if fused:
+        notes.append(f"{len(solids)} solids overlap: fused into one before scoring")
+    elif len(solids) > 1:
+        notes.append(f"{len(solids)} disjoint solids scored together as one compound")
+    return LoadedModel(
+        path=path,
+        format=fmt,
+        shape=shape,
+        solids=len(solids),
+        notes=notes,
+        from_mesh=fmt in formats.MESH_FORMATS,
+        document_objects=objects,
+    )
+
+
+def _read_shape(path: str):
+    import Part  # noqa: PLC0415
+
+    try:
+        return Part.read(path)
+    except Exception as exc:  # OCC raises Part.OCCError or RuntimeError, unpredictably
+        raise DeliveryFailure("unreadable_file", f"{path}: OpenCASCADE cannot read it ({exc})")
+
+
+def _one_shape(solids):
+    """One solid, a compound of disjoint solids, or the fusion of overlapping ones."""
+    import Part  # noqa: PLC0415
+
+    if len(solids) == 1:
+        return solids[0], False
+    overlapping = False
+    for i, first in enumerate(solids):
+        for second in solids[i + 1 :]:
+            if not first.BoundBox.intersect(second.BoundBox):
+                continue
+            common = first.common(second).Volume
+            if common > OVERLAP_SHARE * min(first.Volume, second.Volume):
+                overlapping = True
+                break
+        if overlapping:
+            break
+    if not overlapping:
+        return Part.makeCompound(solids), False
+    fused = solids[0].multiFuse(solids[1:])
+    fused = fused.removeSplitter() if hasattr(fused, "removeSplitter") else fused
+    if len(fused.Solids) == 1:
+        return fused.Solids[0], True
+    return Part.makeCompound(fused.Solids), True
+
+
+def _fcstd_shapes(path: str):
+    """Shapes of the document's final results, read from the stored BREP data."""
+    import FreeCAD  # noqa: PLC0415
+
+    objects, archive = fcstd_data.read_document(path)
+    chosen, notes = fcstd_data.scored_objects(objects, archive)
+    chains = fcstd_data.containers_of(objects)
+    shapes = []
+    with archive:
+        for obj in chosen:
+            shape = _brep_from_bytes(archive.read(obj.shape_file), obj.shape_file, path)
+            for container in chains.get(obj.name, []):
+                if container.placement:
+                    x, y, z, q0, q1, q2, q3 = container.placement
+                    outer = FreeCAD.Placement(
+                        FreeCAD.Vector(x, y, z), FreeCAD.Rotation(q0, q1, q2, q3)
+                    )
+                    shape = shape.copy()
+                    shape.Placement = outer.multiply(shape.Placement)
+            shapes.append(shape)
+    if chosen:
+        notes.insert(0, "scored objects: " + ", ".join(o.name for o in chosen))
+    return shapes, notes, objects
+
+
+def _brep_from_bytes(data: bytes, member: str, path: str):
+    import Part  # noqa: PLC0415
+
+    shape = Part.Shape()
+    with tempfile.TemporaryDirectory(prefix="cadbench-") as tmp:
+        target = os.path.join(tmp, os.path.basename(member))
+        with open(target, "wb") as handle:
+            handle.write(data)
+        try:
+            if member.endswith(".bin"):
+                shape.importBinary(target)
+            else:
+                shape.importBrep(target)
+        except Exception as exc:
+            raise DeliveryFailure(
+                "unreadable_file", f"{path}: stored shape {member} is unreadable ({exc})"
+            )
+    return shape
+
+
+def _mesh_solid(path: str):
+    """A solid from a closed triangle mesh (STL/OBJ), or a named failure."""
+    import Mesh  # noqa: PLC0415
+    import Part  # noqa: PLC0415
+
+    try:
+        mesh = Mesh.Mesh(path)
+    except Exception as exc:
+        raise DeliveryFailure("unreadable_file", f"{path}: not a readable mesh ({exc})")
+    if mesh.CountFacets == 0:
+        raise DeliveryFailure("empty_model", f"{path}: the mesh has no triangles")
+    if not mesh.isSolid() or mesh.hasNonManifolds():
+        raise DeliveryFailure(
+            "no_solid", f"{path}: the mesh is not closed ({mesh.CountFacets} triangles): no solid"
+        )
+    shell_shape = Part.Shape()
+    shell_shape.makeShapeFromMesh(mesh.Topology, 1e-6)
+    try:
+        solid = Part.Solid(Part.Shell(shell_shape.Faces))
+    except Exception as exc:
+        raise DeliveryFailure(
+            "invalid_solid", f"{path}: the closed mesh does not form a solid ({exc})"
+        )
+    if solid.Volume < 0:
+        solid.reverse()
+    return solid

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Tessellations of solids as numpy arrays, and manifold3d meshes built from them."""
+
+import numpy as np
+
+
+def mesh_of(shape, deflection: float) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices (n, 3) and triangles (m, 3) of every solid of a shape."""
+    vertices, triangles, offset = [], [], 0
+    for solid in shape.Solids:
+        points, facets = solid.tessellate(deflection)
+        if not facets:
+            continue
+        v = np.array([(p.x, p.y, p.z) for p in points], dtype=np.float64)
+        vertices.append(v)
+        triangles.append(np.asarray(facets, dtype=np.int64) + offset)
+        offset += len(v)
+    if not vertices:
+        return np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64)
+    return np.vstack(vertices), np.vstack(triangles)
+
+
+def manifold_of(vertices: np.ndarray, triangles: np.ndarray):
+    """A manifold3d solid from a closed triangle mesh, or None if it is not a manifold."""
+    import manifold3d  # noqa: PLC0415 - optional at import, required at use
+
+    if len(triangles) == 0:
+        return None
+    mesh = manifold3d.Mesh64(
+        vert_properties=np.ascontiguousarray(vertices, dtype=np.float64),
+        tri_verts=np.ascontiguousarray(triangles, dtype=np.uint64),
+    )
+    if hasattr(mesh, "merge"):
+        mesh.merge()
+    solid = manifold3d.Manifold(mesh)
+    if solid.status() != manifold3d.Error.NoError or solid.is_empty():
+        return None
+    return solid
+
+
+def transformed(vertices: np.ndarray, rotation: np.ndarray, translation: np.ndarray) -> np.ndarray:
+    return vertices @ rotation.T + translation

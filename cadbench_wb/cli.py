@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The ``cadbench`` command: parse, call the core, print. One module per sub-command in
+cadbench_wb/commands/, each with HELP, add_arguments(parser) and run(args) -> exit status;
+heavy imports happen inside run() so ``--help`` is instant."""
+
+import argparse
+import importlib
+import sys
+
+from cadbench_wb import __version__
+from cadbench_wb.errors import CadbenchError
+
+# Sub-commands in the order --help lists them. A module that is not there yet is skipped.
+COMMANDS = (
+    "score",
+    "case",
+    "drawing",
+    "dxf_check",
+    "drawing_score",
+    "run",
+    "compare",
+    "isolate",
+    "info",
+)
+
+
+def parser_with_commands() -> tuple[argparse.ArgumentParser, dict]:
+    parser = argparse.ArgumentParser(
+        prog="cadbench",
+        description="Score a reconstructed CAD model against its reference.",
+    )
+    parser.add_argument("--version", action="version", version=f"cadbench {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules = {}
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"cadbench_wb.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"cadbench_wb.commands.{name}":
+                continue
+            raise
+        command = name.replace("_", "-")
+        command_parser = sub.add_parser(command, help=module.HELP, description=module.HELP)
+        module.add_arguments(command_parser)
+        modules[command] = module
+    return parser, modules
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser, modules = parser_with_commands()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    try:
+        return modules[args.command].run(args)
+    except CadbenchError as exc:
+        print(f"cadbench {args.command}: {exc.one_line()}", file=sys.stderr)
+        return exc.exit_status
+    except KeyboardInterrupt:
+        print(f"cadbench {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # one readable line, never a traceback, for the operator
+        print(
+            f"cadbench {args.command}: internal_error: {type(exc).__name__}: {exc}", file=sys.stderr
+        )
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""cadbench score: one candidate against a reference (or a case)."""
+
+import os
+import sys
+
+HELP = "score a candidate model against a reference model or a case"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument(
+        "reference", nargs="?", help="reference model (FCStd, STEP, BREP, STL, OBJ)"
+    )
+    parser.add_argument("candidate", help="candidate model to score")
+    parser.add_argument("--case", help="a case folder or its case.yaml (replaces REFERENCE)")
+    parser.add_argument("--json", metavar="PATH", help="write the result as JSON ('-' = stdout)")
+    parser.add_argument(
+        "--export-diff",
+        metavar="DIR",
+        help="write missing, extra and common solids as STEP and GLB",
+    )
+    parser.add_argument(
+        "--only",
+        metavar="METRICS",
+        help="comma-separated: shape, dimensions, features, threads, drawing",
+    )
+    parser.add_argument(
+        "--spectrum",
+        choices=("default", "extended"),
+        default=None,
+        help="dimension spectrum: seed 000's (default) or with axis positions",
+    )
+    parser.add_argument("--no-align", action="store_true", help="score in the given pose")
+    parser.add_argument("--timeout", type=float, default=None, help="seconds (default 300)")
+    parser.add_argument("--memory-mb", type=int, default=None, help="memory limit (default 8192)")
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="score in this process (trusted files only; no crash isolation)",
+    )
+
+
+def job_from(args) -> dict:
+    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.errors import UsageError  # noqa: PLC0415
+
+    options = {}
+    if args.only:
+        options["only"] = [m.strip() for m in args.only.split(",") if m.strip()]
+        results.requested_metrics(options["only"])
+    if args.no_align:
+        options["no_align"] = True
+    if args.spectrum:
+        options["spectrum"] = args.spectrum
+    if args.export_diff:
+        options["export_diff"] = os.path.abspath(args.export_diff)
+    job = {"kind": "score", "candidate": args.candidate, "options": options}
+    if args.case:
+        from cadbench_wb import cases  # noqa: PLC0415
+
+        case = cases.load_case(args.case)
+        job["case"] = case.path
+        job["reference"] = case.reference_path
+        if args.reference:
+            raise UsageError("give either REFERENCE or --case, not both")
+    elif args.reference:
+        if not os.path.exists(args.reference):
+            raise UsageError(f"reference {args.reference}: no such file")
+        job["reference"] = args.reference
+    else:
+        raise UsageError("give a REFERENCE model or --case")
+    return job
+
+
+def run(args) -> int:
+    from cadbench_wb import report, runner, standard  # noqa: PLC0415
+    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
+
+    job = job_from(args)
+    if args.in_process:
+        from cadbench_wb import worker  # noqa: PLC0415
+
+        outcome = worker.run(job, os.devnull)
+    else:
+        outcome = runner.run_job(
+            job,
+            timeout=args.timeout or standard.DEFAULT_TIMEOUT_S,
+            memory_mb=args.memory_mb or standard.DEFAULT_MEMORY_MB,
+        )
+    if "error" in outcome:
+        error = outcome["error"]
+        exc = CadbenchError(error["detail"], error["reason"])
+        if error["reason"] == "reference_invalid":
+            exc.exit_status = 4
+        elif error["reason"] in ("usage_error", "case_invalid"):
+            exc.exit_status = 2
+        elif error["reason"] == "freecad_unavailable":
+            exc.exit_status = 5
+        raise exc
+    result = outcome["result"]
+    if args.json:
+        text = results.to_json(result)
+        if args.json == "-":
+            sys.stdout.write(text)
+        else:
+            with open(args.json, "w") as handle:
+                handle.write(text)
+    if args.json != "-":
+        print(report.summary_text(result))
+    return 0

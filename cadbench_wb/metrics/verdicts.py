@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""PASS / FAIL / NOT CHECKED (seed 004), and passed formal vs reachable (seed 000)."""
+
+from cadbench_wb import standard
+
+PASS, FAIL, NOT_CHECKED = "PASS", "FAIL", "NOT CHECKED"
+
+
+def verdict(metric: str, value, reason: str = "", ceiling=None) -> dict:
+    """The verdict of one metric's value against its threshold.
+
+    value None means the metric could not be evaluated: NOT CHECKED, never a soft FAIL.
+    With a ceiling (referenceCoverage, drawingSelfTest), 'reachable' also passes a value
+    that reaches the case's own maximum.
+    """
+    threshold = standard.THRESHOLDS[metric]
+    if value is None:
+        return {
+            "verdict": NOT_CHECKED,
+            "value": None,
+            "threshold": threshold,
+            "reason": reason or "not evaluated",
+            "reachable": NOT_CHECKED,
+        }
+    formal = PASS if value >= threshold - 1e-12 else FAIL
+    reachable = formal
+    if formal == FAIL and ceiling is not None and value >= ceiling - 1e-12:
+        reachable = PASS
+    entry = {"verdict": formal, "value": value, "threshold": threshold, "reachable": reachable}
+    if ceiling is not None:
+        entry["ceiling"] = ceiling
+    entry["reason"] = reason or _default_reason(formal, reachable, value, threshold)
+    return entry
+
+
+def _default_reason(formal, reachable, value, threshold) -> str:
+    if formal == PASS:
+        return f"{value:.4f} >= {threshold}"
+    if reachable == PASS:
+        return f"{value:.4f} < {threshold}, but at the case's ceiling"
+    return f"{value:.4f} < {threshold}"
+
+
+def case_verdict(verdicts: dict, key: str = "verdict") -> str:
+    """The case passes when every applicable metric passes; NOT CHECKED if any is unchecked
+    and none failed (seed 004: nobody looked is a different statement from a soft fail)."""
+    values = [v.get(key, v["verdict"]) for v in verdicts.values() if v.get("applicable", True)]
+    if any(v == FAIL for v in values):
+        return FAIL
+    if any(v == NOT_CHECKED for v in values):
+        return NOT_CHECKED
+    return PASS if values else NOT_CHECKED

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The readable summary of one score result (plain text for a terminal)."""
+
+LABELS = {
+    "shapeIoU": "Shape fidelity",
+    "dimensionRecall": "Dimensional accuracy",
+    "semanticMatch": "Feature fidelity",
+    "threadMatch": "Thread fidelity",
+    "drawingMatch": "Drawing fidelity",
+}
+
+
+def _fmt(value) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def summary_text(result: dict) -> str:
+    lines = [
+        f"reference  {result['reference']['path']}",
+        f"candidate  {result['candidate']['path']}",
+    ]
+    if result.get("case"):
+        lines.insert(0, f"case       {result['case']['id']}: {result['case']['title']}")
+    if not result["delivered"]:
+        failure = result["failure"]
+        lines.append(f"NOT DELIVERED: {failure['reason']} - {failure['detail']}")
+    lines.append("")
+    lines.append(f"{'metric':34} {'value':>8} {'threshold':>10}  verdict")
+    for metric, entry in result["verdicts"].items():
+        label = f"{LABELS.get(metric, metric)} ({metric})"
+        threshold = entry.get("threshold")
+        verdict = entry["verdict"]
+        if entry.get("reachable") not in (None, verdict):
+            verdict += f" (reachable {entry['reachable']})"
+        lines.append(f"{label:34} {_fmt(entry.get('value')):>8} {_fmt(threshold):>10}  {verdict}")
+        if entry.get("reason") and entry["verdict"] != "PASS":
+            lines.append(f"{'':34} {entry['reason']}")
+        if entry.get("note"):
+            lines.append(f"{'':34} note: {entry['note']}")
+    for ceiling in ("referenceCoverage", "drawingSelfTest"):
+        if result.get(ceiling) is not None:
+            lines.append(f"{ceiling:34} {_fmt(result[ceiling]):>8}")
+    if isinstance(result.get("randomHitRate"), dict):
+        rates = result["randomHitRate"]
+        lines.append(
+            f"{'randomHitRate (length / angle)':34} {_fmt(rates.get('length'))} / "
+            f"{_fmt(rates.get('angle'))}"
+        )
+    shape = result.get("shape")
+    if shape:
+        lines.append("")
+        lines.append(
+            f"shape: method {shape['method']}, dice {_fmt(shape['dice'])}, precision "
+            f"{_fmt(shape['precision'])}, recall {_fmt(shape['recall'])}, volume ratio "
+            f"{_fmt(shape['volume_ratio'])}"
+        )
+        align = shape["alignment"]
+        lines.append(
+            f"alignment: rotated {align['rotationAngleDeg']:.2f} deg, "
+            f"{'ambiguous (symmetric part)' if align['ambiguous'] else 'unique pose'}"
+        )
+        for line in shape.get("interpretation", []):
+            lines.append(f"  - {line}")
+    verdict = result.get("verdict", {})
+    lines.append("")
+    lines.append(
+        f"case verdict: {verdict.get('formal')} (formal), {verdict.get('reachable')} (reachable)"
+    )
+    lines.append(f"metric fingerprint {result['metricFingerprint']}")
+    return "\n".join(lines)

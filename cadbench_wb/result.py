@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The score result as plain data: assembly, failure results, rounding, JSON.
+
+Everything outside ``timing`` is byte-identical when the same inputs are scored twice:
+floats are rounded to standard.SIGNIFICANT_DIGITS and keys are sorted on output.
+"""
+
+import hashlib
+import json
+import math
+
+from cadbench_wb import __version__, standard
+from cadbench_wb.fingerprint import metric_fingerprint
+from cadbench_wb.metrics import verdicts
+
+SCHEMA = "cadbench.score/1"
+
+# Every metric the scorer knows, with the top-level key it reports under.
+METRICS = ("shapeIoU", "dimensionRecall", "semanticMatch", "threadMatch", "drawingMatch")
+
+# --only names and the metrics they compute.
+METRIC_GROUPS = {
+    "shape": ("shapeIoU",),
+    "dimensions": ("dimensionRecall",),
+    "features": ("semanticMatch",),
+    "threads": ("threadMatch",),
+    "drawing": ("drawingMatch",),
+}
+
+
+def file_digest(path: str) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def rounded(value, digits: int = standard.SIGNIFICANT_DIGITS):
+    """Floats to a fixed number of significant digits, recursively; -0.0 becomes 0.0."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        if value == 0:
+            return 0.0
+        return float(f"{value:.{digits}g}") + 0.0
+    if isinstance(value, dict):
+        return {k: rounded(v, digits) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [rounded(v, digits) for v in value]
+    return value
+
+
+def base_result(reference: str, candidate: str, options: dict) -> dict:
+    return {
+        "schema": SCHEMA,
+        "cadbenchVersion": __version__,
+        "reference": {"path": reference, "sha256": file_digest(reference)},
+        "candidate": {"path": candidate, "sha256": file_digest(candidate)},
+        "options": options,
+        "metricFingerprint": metric_fingerprint(options),
+        "delivered": True,
+        "failure": None,
+        "verdicts": {},
+        "timing": {},
+    }
+
+
+def failure_result(
+    reference: str, candidate: str, options: dict, reason: str, detail: str, requested: tuple
+) -> dict:
+    """A failed delivery: every requested metric is 0 and FAIL, with the reason (seed 001)."""
+    result = base_result(reference, candidate, options)
+    result["delivered"] = False
+    result["failure"] = {"reason": reason, "detail": detail}
+    for metric in requested:
+        result[metric] = 0.0
+        result["verdicts"][metric] = verdicts.verdict(
+            metric, 0.0, reason=f"not delivered: {reason}"
+        )
+    return result
+
+
+def finish(result: dict) -> dict:
+    """Rounded result with the case verdicts filled in."""
+    result["verdict"] = {
+        "formal": verdicts.case_verdict(result["verdicts"], "verdict"),
+        "reachable": verdicts.case_verdict(result["verdicts"], "reachable"),
+    }
+    timing = result.pop("timing", {})
+    out = rounded(result)
+    out["timing"] = {k: round(v, 4) for k, v in sorted(timing.items())}
+    return out
+
+
+def to_json(result: dict) -> str:
+    return json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def requested_metrics(only: list[str] | None) -> tuple:
+    """The metrics a --only list asks for (all known ones when None)."""
+    if not only:
+        return METRICS
+    chosen = []
+    for name in only:
+        if name in METRIC_GROUPS:
+            chosen += METRIC_GROUPS[name]
+        elif name in METRICS:
+            chosen.append(name)
+        else:
+            from cadbench_wb.errors import UsageError  # noqa: PLC0415
+
+            known = ", ".join(list(METRIC_GROUPS) + list(METRICS))
+            raise UsageError(f"--only: unknown metric {name!r} (known: {known})")
+    return tuple(m for m in METRICS if m in chosen)

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The child process that reads and measures untrusted models.
+
+``python -m cadbench_wb.worker JOB.json RESULT.json STAGE.txt``: runs one scoring and
+writes the result. Before each stage it writes the stage's name to STAGE.txt, so that the
+parent can tell, after a crash or a timeout, whether the reference or the candidate was
+being handled when the kernel went down.
+"""
+
+import json
+import sys
+
+
+def run(job: dict, stage_path: str) -> dict:
+    def stage(name: str) -> None:
+        with open(stage_path, "w") as handle:
+            handle.write(name)
+        _injected_fault(name)
+
+    from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
+
+    try:
+        kind = job.get("kind", "score")
+        if kind == "score":
+            from cadbench_wb.app import scoring  # noqa: PLC0415
+
+            case = None
+            if job.get("case"):
+                from cadbench_wb import cases  # noqa: PLC0415
+
+                case = cases.load_case(job["case"])
+            return {
+                "result": scoring.score_files(
+                    job["reference"], job["candidate"], job.get("options"), case=case, stage=stage
+                )
+            }
+        raise ValueError(f"unknown job kind {kind!r}")
+    except CadbenchError as exc:
+        return {"error": {"reason": exc.reason, "detail": exc.detail, "class": type(exc).__name__}}
+    except MemoryError:
+        return {"error": {"reason": "memory", "detail": "out of memory", "class": "MemoryError"}}
+    except Exception as exc:  # reported to the parent as one line, never a traceback
+        return {
+            "error": {
+                "reason": "internal_error",
+                "detail": f"{type(exc).__name__}: {exc}",
+                "class": type(exc).__name__,
+            }
+        }
+
+
+def _injected_fault(stage: str) -> None:
+    """Test hook: CADBENCH_FAULT=hang:candidate or crash:alignment makes this worker hang or
+    abort like a kernel would at that stage, so the parent's handling can be tested for real."""
+    import os  # noqa: PLC0415
+
+    fault = os.environ.get("CADBENCH_FAULT", "")
+    kind, _, where = fault.partition(":")
+    if where != stage:
+        return
+    if kind == "hang":
+        import time  # noqa: PLC0415
+
+        time.sleep(3600)
+    elif kind == "crash":
+        os.abort()
+
+
+def main(argv: list[str]) -> int:
+    job_path, result_path, stage_path = argv
+    with open(job_path) as handle:
+        job = json.load(handle)
+    outcome = run(job, stage_path)
+    with open(result_path + ".tmp", "w") as handle:
+        json.dump(outcome, handle)
+    import os  # noqa: PLC0415
+
+    os.replace(result_path + ".tmp", result_path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

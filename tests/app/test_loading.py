@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Loading real third-party files, and untrusted FCStd documents read as data."""
+
+import os
+import zipfile
+
+import pytest
+from conftest import REALWORLD
+
+from cadbench_wb.app.loading import load_model
+
+# Volumes from shared/realworld/MANIFEST.md (measured there by FreeCAD 0.20.2 on the
+# live documents); reading the stored shapes as data must give the same solids.
+REAL_FCSTD = {
+    "fcstd/assembly4/Bielle.fcstd": 60545.404,
+    "fcstd/assembly4/Bague.fcstd": 3364.646,
+    "fcstd/freepdm/0001.FCStd": 146734.740,
+    "fcstd/freepdm/ISO4762_M8x16_lib.FCStd": 1695.330,
+    "fcstd/assembly4/Piston.FCStd": 246732.802,
+}
+
+
+@pytest.mark.parametrize("relpath,volume", sorted(REAL_FCSTD.items()))
+def test_real_fcstd_documents_load_their_final_solid(fc, relpath, volume):
+    path = os.path.join(REALWORLD, relpath)
+    if not os.path.exists(path):
+        pytest.skip("shared/realworld is not present")
+    model = load_model(path)
+    assert model.solids == 1
+    assert model.shape.Volume == pytest.approx(volume, abs=0.01)
+
+
+def test_real_step_with_free_curves_scores_only_its_solid(fc):
+    path = os.path.join(REALWORLD, "step/nist/nist_ctc_01_asme1_rd.stp")
+    if not os.path.exists(path):
+        pytest.skip("shared/realworld is not present")
+    model = load_model(path)
+    assert model.solids == 1
+    assert model.shape.Volume == pytest.approx(14642823.569, rel=1e-6)
+
+
+def test_fcstd_proxy_module_is_never_imported(fc, tmp_path, monkeypatch):
+    """A document naming a FeaturePython proxy class must not run that module's code."""
+    marker = tmp_path / "pwned"
+    (tmp_path / "cadbench_evil_proxy.py").write_text(
+        f"open({str(marker)!r}, 'w').write('ran')\nclass Evil:\n    pass\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import Part
+
+    box = Part.makeBox(10, 10, 10)
+    brep = tmp_path / "PartShape.brp"
+    box.exportBrep(str(brep))
+    document = """<?xml version='1.0' encoding='utf-8'?>
+<Document SchemaVersion="4" ProgramVersion="0.20" FileVersion="1">
+  <Objects Count="1" Dependencies="1">
+    <ObjectDeps Name="Evil" Count="0"/>
+    <Object type="Part::FeaturePython" name="Evil" id="1"/>
+  </Objects>
+  <ObjectData Count="1">
+    <Object name="Evil">
+      <Properties Count="2">
+        <Property name="Proxy" type="App::PropertyPythonObject">
+          <Python value="" encoded="yes" module="cadbench_evil_proxy" class="Evil"/>
+        </Property>
+        <Property name="Shape" type="Part::PropertyPartShape">
+          <Part file="PartShape.brp"/>
+        </Property>
+      </Properties>
+    </Object>
+  </ObjectData>
+</Document>"""
+    path = tmp_path / "evil.FCStd"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("Document.xml", document)
+        archive.write(brep, "PartShape.brp")
+    model = load_model(str(path))
+    assert model.shape.Volume == pytest.approx(1000.0)
+    assert not marker.exists()
+
+
+def test_fcstd_cut_scores_the_result_not_its_tools(fc, tmp_path):
+    """A Part::Cut document: the box and the cylinder are hidden inputs, the cut is scored."""
+    import Part
+
+    doc = fc.newDocument("cutdoc")
+    box = doc.addObject("Part::Box", "Box")
+    cyl = doc.addObject("Part::Cylinder", "Cylinder")
+    cyl.Radius, cyl.Height = 2, 10
+    cut = doc.addObject("Part::Cut", "Cut")
+    cut.Base, cut.Tool = box, cyl
+    doc.recompute()
+    path = str(tmp_path / "cut.FCStd")
+    doc.saveAs(path)
+    fc.closeDocument(doc.Name)
+    model = load_model(path)
+    assert model.solids == 1
+    assert model.shape.Volume == pytest.approx(1000 - Part.makeCylinder(2, 10).Volume / 4, rel=1e-9)
