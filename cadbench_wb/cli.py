@@ -14,6 +14,7 @@ from cadbench_wb.errors import CadbenchError
 COMMANDS = (
     "score",
     "case",
+    "demo",
     "drawing",
     "dxf_check",
     "drawing_score",

@@ -26,26 +26,64 @@ LINEAR_TOLERANCE_ABS_MM = 0.05
 LINEAR_TOLERANCE_REL = 0.005
 ANGULAR_TOLERANCE_DEG = 0.25
 
+# Measurement spectrum (app/spectrum.py, metrics/spectrum_geometry.py, dimensions.py).
+SPECTRUM = {
+    # Plane normals (and axes) within this angle (radians) are parallel: far above kernel
+    # noise, far below any drawn angle (0.25 deg = 4.4e-3 rad).
+    "parallel_rad": 1e-5,
+    # Plane levels and axis positions closer than this (mm) are the same.
+    "same_level_mm": 1e-6,
+    # A circle, arc or cylinder sweeping at least this reads as a diameter (a hole that
+    # another CAD system split into two half-cylinders is still a diameter); every one
+    # reads as a radius.
+    "diameter_min_sweep_deg": 179.999,
+    # Near-linear pruning: up to this many levels (or axes) per direction every pair is
+    # measured; beyond it, neighbours within the window plus pairs with the extremes.
+    "all_pairs_max": 256,
+    "neighbour_window": 16,
+    # Angles: every pair of plane directions up to this many directions, beyond it the
+    # angles between adjacent faces and against the largest-area datum directions.
+    "angle_all_pairs_max": 64,
+    "angle_datum_directions": 8,
+    # Extended mode, many parallel axes: each axis paired with its nearest neighbours.
+    "axis_neighbours": 8,
+}
+
+# randomHitRate (seed 000's chance floor): a random length uniform in
+# [length_low_mm, length_high_diagonals x the reference's bounding-box diagonal] and a
+# random angle uniform in (0, 180], each within the default tolerance of its family.
+RANDOM_HIT = {
+    "length_low_mm": 0.5,
+    "length_high_diagonals": 1.5,
+    "angle_low_deg": 0.0,
+    "angle_high_deg": 180.0,
+}
+
 # Alignment search (app/alignment.py).
 ALIGNMENT = {
     # Relative gap under which two principal moments count as equal (axisymmetric, cubic).
     "degenerate_moment_gap": 2e-3,
     # Angular sweep around a unique axis when the other two moments are equal.
-    "sweep_steps": 72,
+    "sweep_steps": 120,
+    # Rotations tried when all three moments are equal (besides face-direction frames).
+    "random_poses": 48,
+    # Proxy: seeded interior points of each solid against the other's column occupancy.
+    "proxy_columns": 64,
+    "proxy_points": 6000,
+    "proxy_seed": 20260811,
+    # Differences below this are within the proxy's resolution.
+    "proxy_noise": 0.003,
     # Poses whose proxy IoU is within this of the best are "equally good" (ambiguity).
-    "ambiguity_tolerance": 0.005,
+    "ambiguity_tolerance": 0.01,
     # Poses closer than this (degrees of rotation) are the same pose.
     "distinct_pose_deg": 2.0,
-    # Coarse tessellation for the proxy, as a fraction of the bounding-box diagonal.
-    "proxy_deflection_rel": 0.004,
-    # Local refinement: pattern search on 3 rotations + 3 translations.
-    "refine_initial_deg": 2.0,
-    "refine_initial_rel": 0.01,
-    "refine_evaluations": 120,
+    # Point-to-plane ICP on the best few proposals.
     "refine_top": 3,
-    # Final polish of the winning pose on a finer mesh, with smaller steps.
-    "polish_deflection_rel": 0.001,
-    "polish_step_scale": 0.25,
+    "icp_moving_points": 3000,
+    "icp_iterations": 40,
+    # An ICP-refined pose whose proxy gains this much replaces its start outright; a smaller
+    # gain is decided by the fine-mesh IoU of both poses.
+    "icp_clear_gain": 0.02,
 }
 
 # Cross-checks of the exact booleans (seed 000: safeguards against silent boolean failures).
@@ -81,6 +119,51 @@ INTERPRETATION = {
 DEFAULT_TIMEOUT_S = 300
 DEFAULT_MEMORY_MB = 8192
 
+# 2D drawing scorer (`cadbench drawing-score`, drafting/): seed 001's 2D vector-semantic
+# path on DXF. Lengths "_rel" are fractions of the gold geometry's bounding-box diagonal.
+# Dimension value tolerances are LINEAR_TOLERANCE_* and ANGULAR_TOLERANCE_DEG above.
+DRAWING_2D = {
+    "weights": {
+        "geometry_similarity": 0.60,
+        "dimension_similarity": 0.25,
+        "standalone_text_annotation_similarity": 0.10,
+        "registered_visual_similarity": 0.05,
+    },
+    # score = min(raw, gate_floor + gate_slope * geometry_similarity)
+    "gate_floor": 0.35,
+    "gate_slope": 0.65,
+    # Curves are resampled at this interval (gold-derived) with at most sample_cap points
+    # per drawing; a denser or radically larger drawing gets a coarser interval instead.
+    "sample_interval_rel": 0.0005,
+    "sample_cap": 400_000,
+    # Soft Chamfer/F1: full credit within match distance, none beyond soft_falloff times it.
+    "match_distance_abs": 0.05,
+    "match_distance_rel": 0.002,
+    "soft_falloff": 2.0,
+    # Dimensions and standalone text: 80 % value/content, 20 % placement; placement credit
+    # falls linearly to 0 at placement_radius_rel from the gold position.
+    "measurement_share": 0.8,
+    "placement_share": 0.2,
+    "placement_radius_rel": 0.05,
+    # Registered visual similarity: fixed-size monochrome masks, centroid-registered.
+    "raster_size": 1024,
+    "raster_margin_px": 16,
+    "raster_tolerance_px": 8,
+    # Entity types that make a candidate unscorable: pasted pictures and embedded objects
+    # hide what is drawn; proxies cannot be read; solids are not 2D drafting.
+    "prohibited_entities": [
+        "IMAGE",
+        "OLE2FRAME",
+        "OLEFRAME",
+        "ACAD_PROXY_ENTITY",
+        "3DSOLID",
+        "BODY",
+        "REGION",
+        "SURFACE",
+        "MESH",
+    ],
+}
+
 
 def as_dict() -> dict:
     """The whole standard as plain data (for the fingerprint and the README)."""
@@ -89,6 +172,8 @@ def as_dict() -> dict:
         "ceilings": CEILINGS,
         "linear_tolerance": [LINEAR_TOLERANCE_ABS_MM, LINEAR_TOLERANCE_REL],
         "angular_tolerance_deg": ANGULAR_TOLERANCE_DEG,
+        "spectrum": SPECTRUM,
+        "random_hit": RANDOM_HIT,
         "alignment": ALIGNMENT,
         "cross_check": CROSS_CHECK,
         "significant_digits": SIGNIFICANT_DIGITS,

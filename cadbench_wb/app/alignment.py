@@ -2,11 +2,13 @@
 """Best-possible rigid alignment of a candidate onto its reference (seed 000).
 
 Proper rotations and translations only: a mirror image is never aligned onto its
-reference and scale is never aligned away. Poses are proposed from the two solids'
-principal axes of inertia (with a sweep about the unique axis of axisymmetric parts, and
-frames from dominant face directions when all three moments are equal), scored by a cheap
-proxy (IoU of coarse manifold3d meshes), and the best few refined by a pattern search.
-The exact booleans run once, on the final pose, in shape_fidelity.py.
+reference and scale is never aligned away. Poses are proposed from the pose as delivered,
+the two solids' principal axes of inertia (four sign choices), a sweep about the unique
+axis of axisymmetric parts and frames from dominant face directions when all three moments
+are equal. Every proposal is scored by a cheap proxy (interior points of each solid tested
+against the other's column occupancy: microseconds per pose), the best few are refined by
+point-to-plane ICP, and the exact booleans run once, on the final pose, in
+shape_fidelity.py. The fine tessellations made here are handed on for the cross-checks.
 """
 
 import dataclasses
@@ -16,7 +18,8 @@ import numpy as np
 
 from cadbench_wb import standard
 from cadbench_wb.app import meshing
-from cadbench_wb.metrics import rigid
+from cadbench_wb.metrics import icp, rigid
+from cadbench_wb.metrics.sampling import ColumnOccupancy
 
 
 @dataclasses.dataclass
@@ -42,6 +45,7 @@ class Alignment:
     alternatives: list[Pose]
     evaluated: int
     degeneracy: str
+    meshes: tuple | None = None  # fine (vertices, triangles) of reference and candidate
 
     def as_dict(self) -> dict:
         angle = rigid.angle_between(np.eye(3), self.best.rotation)
@@ -50,8 +54,10 @@ class Alignment:
             "translation": self.best.translation.tolist(),
             "rotationAngleDeg": angle,
             "proxyIoU": self.best.proxy_iou,
+            "origin": self.best.origin,
             "ambiguous": self.ambiguous,
-            "alternatives": [p.as_dict() for p in self.alternatives],
+            "alternatives": [p.as_dict() for p in self.alternatives[:ALTERNATIVES_LISTED]],
+            "alternativeCount": len(self.alternatives),
             "posesEvaluated": self.evaluated,
             "inertia": self.degeneracy,
         }
@@ -64,9 +70,8 @@ def mass_properties(shape) -> tuple[float, np.ndarray, np.ndarray]:
     for solid in shape.Solids:
         volume = solid.Volume
         centre = np.array(tuple(solid.CenterOfMass))
-        inertia = np.array(
-            [[solid.MatrixOfInertia.A[4 * i + j] for j in range(3)] for i in range(3)]
-        )
+        matrix = solid.MatrixOfInertia
+        inertia = np.array([[matrix.A[4 * i + j] for j in range(3)] for i in range(3)])
         parts.append((volume, centre, inertia))
         total += volume
         moment += volume * centre
@@ -107,73 +112,114 @@ def dominant_directions(shape, limit: int = 6) -> list[np.ndarray]:
 
 
 class _Proxy:
-    """IoU of the reference and a posed candidate on coarse manifold meshes."""
+    """IoU estimated from interior points of each solid tested against the other solid.
 
-    def __init__(self, reference, candidate, deflection: float):
-        self.ref = meshing.manifold_of(*meshing.mesh_of(reference, deflection))
-        self.cand = meshing.manifold_of(*meshing.mesh_of(candidate, deflection))
-        self.ok = self.ref is not None and self.cand is not None
-        self.ref_volume = self.ref.volume() if self.ok else 0.0
-        self.cand_volume = self.cand.volume() if self.ok else 0.0
+    The same seeded points serve every pose, so the differences between poses are not
+    sampling noise but geometry.
+    """
+
+    def __init__(self, mesh_ref, mesh_cand, volume_ref, volume_cand, params):
+        columns, count, seed = params["proxy_columns"], params["proxy_points"], params["proxy_seed"]
+        self.ref = ColumnOccupancy(*mesh_ref, columns)
+        self.cand = ColumnOccupancy(*mesh_cand, columns)
+        self.ref_points = self.ref.interior_points(count, seed)
+        self.cand_points = self.cand.interior_points(count, seed + 1)
+        self.volume_ref, self.volume_cand = volume_ref, volume_cand
         self.calls = 0
 
     def __call__(self, rotation: np.ndarray, translation: np.ndarray) -> float:
         self.calls += 1
-        moved = self.cand.transform(rigid.transform_matrix(rotation, translation))
-        common = (self.ref ^ moved).volume()
-        union = self.ref_volume + self.cand_volume - common
-        return common / union if union > 0 else 0.0
+        precision = self.ref.contains(self.cand_points @ rotation.T + translation).mean()
+        recall = self.cand.contains((self.ref_points - translation) @ rotation).mean()
+        common = (precision * self.volume_cand + recall * self.volume_ref) / 2
+        union = self.volume_ref + self.volume_cand - common
+        return float(common / union) if union > 0 else 0.0
 
 
 def align(reference, candidate) -> Alignment:
     """The best proper rigid pose of candidate onto reference, with its ambiguity."""
     params = standard.ALIGNMENT
-    _, c_ref, i_ref = mass_properties(reference)
-    _, c_cand, i_cand = mass_properties(candidate)
+    v_ref, c_ref, i_ref = mass_properties(reference)
+    v_cand, c_cand, i_cand = mass_properties(candidate)
     values_ref, frame_ref = rigid.principal_frame(i_ref)
-    values_cand, frame_cand = rigid.principal_frame(i_cand)
+    _, frame_cand = rigid.principal_frame(i_cand)
     kind = rigid.degeneracy(values_ref, params["degenerate_moment_gap"])
-    rotations = _proposed_rotations(kind, frame_ref, frame_cand, reference, candidate, params)
-    diagonal = reference.BoundBox.DiagonalLength
-    proxy = _Proxy(reference, candidate, params["proxy_deflection_rel"] * diagonal)
+    diagonal = max(reference.BoundBox.DiagonalLength, candidate.BoundBox.DiagonalLength)
+    deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal
+    mesh_ref = meshing.mesh_of(reference, deflection)
+    mesh_cand = meshing.mesh_of(candidate, deflection)
+    proxy = _Proxy(mesh_ref, mesh_cand, v_ref, v_cand, params)
     # The pose as delivered is always a proposal: candidates are often modeled in the
     # reference's own frame, and then no motion at all is the best-possible alignment.
-    rotations = [(np.eye(3), "as given")] + rotations
+    proposals = [(np.eye(3), "as given")]
+    proposals += _proposed_rotations(kind, frame_ref, frame_cand, reference, candidate, params)
     poses = []
-    for rotation, origin in rotations:
+    for rotation, origin in proposals:
         translation = np.zeros(3) if origin == "as given" else c_ref - rotation @ c_cand
-        score = proxy(rotation, translation) if proxy.ok else 0.0
-        poses.append(Pose(rotation, translation, score, origin))
+        poses.append(Pose(rotation, translation, proxy(rotation, translation), origin))
     poses = _distinct(sorted(poses, key=_rank), params["distinct_pose_deg"])
-    if proxy.ok:
-        top = params["refine_top"]
-        refined = [_refine(p, proxy, c_ref, c_cand, diagonal, params, 1.0) for p in poses[:top]]
-        poses = _distinct(sorted(refined + poses[top:], key=_rank), params["distinct_pose_deg"])
-        # Polish the winner on a finer mesh: the coarse proxy's facets limit how close
-        # the search can get to the true optimum.
-        fine = _Proxy(reference, candidate, params["polish_deflection_rel"] * diagonal)
-        if fine.ok:
-            polished = _refine(
-                _rescored(poses[0], fine),
-                fine,
-                c_ref,
-                c_cand,
-                diagonal,
-                params,
-                params["polish_step_scale"],
-            )
-            proxy.calls += fine.calls
-            poses[0] = polished
+    matcher = icp.PlaneMatcher(*mesh_ref)
+    moving, _ = icp.surface_samples(*mesh_cand, params["icp_moving_points"], 12)
+    top = poses[: params["refine_top"]]
+    judge = _MeshJudge(mesh_ref, mesh_cand)
+    refined = []
+    for pose in top:
+        rotation, translation = matcher.refine(
+            moving, pose.rotation, pose.translation, params["icp_iterations"]
+        )
+        candidate = Pose(
+            rotation, translation, proxy(rotation, translation), pose.origin + " + icp"
+        )
+        refined.append(_better(pose, candidate, judge, params))
+    poses = _distinct(sorted(refined + poses[len(top) :], key=_rank), params["distinct_pose_deg"])
     best = poses[0]
     alternatives = [
         p for p in poses[1:] if p.proxy_iou >= best.proxy_iou - params["ambiguity_tolerance"]
     ]
-    return Alignment(best, bool(alternatives), alternatives, proxy.calls, kind)
+    return Alignment(
+        best, bool(alternatives), alternatives, proxy.calls, kind, (mesh_ref, mesh_cand)
+    )
+
+
+ALTERNATIVES_LISTED = 5  # an axisymmetric part has dozens; the count says how many
+
+
+class _MeshJudge:
+    """IoU of two poses on the fine meshes (manifold3d), for the few close calls only."""
+
+    def __init__(self, mesh_ref, mesh_cand):
+        self.ref = meshing.manifold_of(*mesh_ref)
+        self.cand = meshing.manifold_of(*mesh_cand)
+        self.ok = self.ref is not None and self.cand is not None
+        self.calls = 0
+
+    def __call__(self, pose: Pose) -> float:
+        self.calls += 1
+        moved = self.cand.transform(rigid.transform_matrix(pose.rotation, pose.translation))
+        common = (self.ref ^ moved).volume()
+        union = self.ref.volume() + moved.volume() - common
+        return common / union if union > 0 else 0.0
+
+
+def _better(start: Pose, refined: Pose, judge: _MeshJudge, params) -> Pose:
+    """The ICP-refined pose if it really fits better than its start.
+
+    ICP minimises surface distance, not IoU: on a scaled or wrong candidate it can trade a
+    little overlap for a tilt, and the point proxy cannot resolve gains that small. A clear
+    proxy gain is taken as it is; a marginal one is decided on the fine meshes.
+    """
+    gain = refined.proxy_iou - start.proxy_iou
+    if gain >= params["icp_clear_gain"]:
+        return refined
+    if gain <= -params["proxy_noise"] or not judge.ok:
+        return start
+    return refined if judge(refined) > judge(start) + 1e-9 else start
 
 
 def _rank(pose: Pose):
-    # Best proxy first; ties go to the smallest rotation so the choice is deterministic.
-    return (-round(pose.proxy_iou, 9), round(rigid.angle_between(np.eye(3), pose.rotation), 6))
+    # Best proxy first, to the proxy's resolution; ties go to the smallest rotation, so the
+    # delivered pose wins whenever it is as good, and the choice is deterministic.
+    return (-round(pose.proxy_iou, 3), round(rigid.angle_between(np.eye(3), pose.rotation), 6))
 
 
 def _distinct(poses: list[Pose], min_deg: float) -> list[Pose]:
@@ -189,15 +235,20 @@ def _proposed_rotations(kind, frame_ref, frame_cand, reference, candidate, param
     if kind == "distinct":
         return bases
     if kind in ("axial0", "axial2"):
+        # Two equal moments: the frame is free about the unique axis. Flip that axis or
+        # not (sign_flips()[1] flips axes 1 and 2, [2] flips 0 and 2), then sweep.
         axis = frame_ref[:, 0 if kind == "axial0" else 2]
+        flipped = bases[1] if kind == "axial2" else bases[2]
         steps = params["sweep_steps"]
         proposals = []
-        for base, _ in bases[:2] if kind == "axial2" else (bases[0], bases[2]):
+        for base, _ in (bases[0], flipped):
             for k in range(steps):
                 turn = rigid.rotation_about(axis, 2 * math.pi * k / steps)
                 proposals.append((turn @ base, f"sweep {360 * k / steps:.1f} deg"))
         return proposals + _direction_frames(reference, candidate)
-    return bases + _direction_frames(reference, candidate) + _random_rotations(48)
+    return (
+        bases + _direction_frames(reference, candidate) + _random_rotations(params["random_poses"])
+    )
 
 
 def _direction_frames(reference, candidate):
@@ -226,63 +277,15 @@ def _random_rotations(count: int, seed: int = 7):
     rng = np.random.default_rng(seed)
     result = []
     for _ in range(count):
-        q = rng.normal(size=4)
-        q /= np.linalg.norm(q)
-        w, x, y, z = q
-        result.append(
-            (
-                np.array(
-                    [
-                        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-                    ]
-                ),
-                "random",
-            )
+        w, x, y, z = rng.normal(size=4) / 1.0
+        norm = math.sqrt(w * w + x * x + y * y + z * z)
+        w, x, y, z = w / norm, x / norm, y / norm, z / norm
+        matrix = np.array(
+            [
+                [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+            ]
         )
+        result.append((matrix, "random"))
     return result
-
-
-def _rescored(pose: Pose, proxy: _Proxy) -> Pose:
-    return Pose(
-        pose.rotation, pose.translation, proxy(pose.rotation, pose.translation), pose.origin
-    )
-
-
-def _refine(pose: Pose, proxy: _Proxy, c_ref, c_cand, diagonal, params, scale) -> Pose:
-    """Pattern search on three small rotations about the reference centroid and three shifts."""
-    if pose.proxy_iou >= 1.0 - 1e-9:
-        return pose
-    angle = math.radians(params["refine_initial_deg"]) * scale
-    shift = params["refine_initial_rel"] * diagonal * scale
-    # Moves are composed onto the pose about the reference centroid; the pose's own
-    # translation is kept so that an "as given" pose is refined where it stands.
-    offset = pose.translation - (c_ref - pose.rotation @ c_cand)
-    params_now = np.zeros(6)
-    best = pose.proxy_iou
-    budget = params["refine_evaluations"]
-
-    def evaluate(p):
-        rotation = rigid.small_rotation(*p[:3]) @ pose.rotation
-        translation = c_ref + offset + p[3:] - rotation @ c_cand
-        return proxy(rotation, translation)
-
-    while budget > 0 and angle > math.radians(0.005):
-        improved = False
-        for index in range(6):
-            for sign in (1.0, -1.0):
-                trial = params_now.copy()
-                trial[index] += sign * (angle if index < 3 else shift)
-                score = evaluate(trial)
-                budget -= 1
-                if score > best + 1e-7:
-                    best, params_now, improved = score, trial, True
-                    break
-            if budget <= 0:
-                break
-        if not improved:
-            angle, shift = angle / 2, shift / 2
-    rotation = rigid.small_rotation(*params_now[:3]) @ pose.rotation
-    translation = c_ref + offset + params_now[3:] - rotation @ c_cand
-    return Pose(rotation, translation, best, pose.origin + " refined")

@@ -118,7 +118,12 @@ def _stage_function(target: str):
 
 def shape_stage(context: Context) -> None:
     """shapeIoU with its diagnostics, cross-check and alignment."""
-    computed = shape_fidelity.shape_figures(context.reference.shape, context.aligned)
+    meshes = None
+    if context.alignment.meshes is not None:
+        (mesh_ref, (vertices, triangles)) = context.alignment.meshes
+        best = context.alignment.best
+        meshes = (mesh_ref, (vertices @ best.rotation.T + best.translation, triangles))
+    computed = shape_fidelity.shape_figures(context.reference.shape, context.aligned, meshes)
     figures = computed["figures"]
     context.timing.update({f"shape_{k}": v for k, v in computed["timing"].items()})
     context.shapes = computed["shapes"]

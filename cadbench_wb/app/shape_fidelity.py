@@ -58,8 +58,12 @@ def exact_booleans(reference, candidate) -> dict:
     return {"volumes": volumes, "shapes": shapes}
 
 
-def shape_figures(reference, candidate_aligned) -> dict:
-    """Every shape figure of an aligned pair, with its cross-check and per-stage times."""
+def shape_figures(reference, candidate_aligned, meshes=None) -> dict:
+    """Every shape figure of an aligned pair, with its cross-check and per-stage times.
+
+    meshes: the fine (vertices, triangles) of the reference and of the aligned candidate,
+    when the alignment already made them (it tessellates at the cross-check's deflection).
+    """
     timing = {}
     start = time.perf_counter()
     exact = exact_booleans(reference, candidate_aligned)
@@ -67,9 +71,13 @@ def shape_figures(reference, candidate_aligned) -> dict:
     params = standard.CROSS_CHECK
     diagonal = max(reference.BoundBox.DiagonalLength, candidate_aligned.BoundBox.DiagonalLength)
     start = time.perf_counter()
-    deflection = params["mesh_deflection_rel"] * diagonal
-    mesh_a = meshing.mesh_of(reference, deflection)
-    mesh_b = meshing.mesh_of(candidate_aligned, deflection)
+    if meshes is None:
+        deflection = params["mesh_deflection_rel"] * diagonal
+        meshes = (
+            meshing.mesh_of(reference, deflection),
+            meshing.mesh_of(candidate_aligned, deflection),
+        )
+    mesh_a, mesh_b = meshes
     timing["tessellation"] = time.perf_counter() - start
     start = time.perf_counter()
     mesh_result = _mesh_iou(mesh_a, mesh_b)

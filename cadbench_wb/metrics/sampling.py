@@ -1,41 +1,51 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Point-in-mesh classification by ray casting, and a seeded sampling estimate of IoU.
+"""Ray casting on closed triangle meshes: point classification, column occupancy, and a
+seeded sampling estimate of IoU.
 
 This is the independent witness for the exact booleans (seed 000's safeguard): it shares
 nothing with OpenCASCADE's boolean code but the tessellation. Rays run along +z; each
-triangle is binned into an xy grid so a point is tested only against the triangles above
-its own cell, which keeps the cost near-linear in points + triangles.
+triangle is binned into an xy grid so a ray is tested only against the triangles over its
+own cell, which keeps the cost near-linear in rays + triangles.
 """
 
 import math
 
 import numpy as np
 
+INF = np.inf
 
-def inside_mesh(points: np.ndarray, vertices: np.ndarray, triangles: np.ndarray) -> np.ndarray:
-    """Boolean array: which points lie inside the closed triangle mesh (odd crossings)."""
-    points = np.asarray(points, dtype=np.float64)
-    tri = np.asarray(vertices, dtype=np.float64)[np.asarray(triangles, dtype=np.int64)]
-    result = np.zeros(len(points), dtype=bool)
-    if len(tri) == 0 or len(points) == 0:
-        return result
-    # Triangles parallel to the ray project to zero area and can never be crossed.
+
+def _projectable(tri: np.ndarray) -> np.ndarray:
+    """Triangles whose xy projection has area; the others are parallel to the ray."""
     area2 = (tri[:, 1, 0] - tri[:, 0, 0]) * (tri[:, 2, 1] - tri[:, 0, 1]) - (
         tri[:, 2, 0] - tri[:, 0, 0]
     ) * (tri[:, 1, 1] - tri[:, 0, 1])
     scale = np.abs(tri[:, :, :2]).max() + 1.0
-    tri = tri[np.abs(area2) > 1e-14 * scale * scale]
+    return tri[np.abs(area2) > 1e-14 * scale * scale]
+
+
+def crossing_heights(
+    rays_xy: np.ndarray, vertices: np.ndarray, triangles: np.ndarray
+) -> np.ndarray:
+    """For each vertical ray (x, y), the sorted z of its crossings with the mesh, padded
+    with +inf to the largest count: an array (rays, max crossings)."""
+    rays_xy = np.asarray(rays_xy, dtype=np.float64)
+    tri = _projectable(
+        np.asarray(vertices, dtype=np.float64)[np.asarray(triangles, dtype=np.int64)]
+    )
+    if len(tri) == 0 or len(rays_xy) == 0:
+        return np.full((len(rays_xy), 0), INF)
     lo = tri[:, :, :2].min(axis=1)
     hi = tri[:, :, :2].max(axis=1)
-    origin = np.minimum(lo.min(axis=0), points[:, :2].min(axis=0))
-    extent = np.maximum(hi.max(axis=0), points[:, :2].max(axis=0)) - origin
+    origin = np.minimum(lo.min(axis=0), rays_xy.min(axis=0))
+    extent = np.maximum(hi.max(axis=0), rays_xy.max(axis=0)) - origin
     cells = max(1, int(math.sqrt(len(tri)) / 2))
     size = np.maximum(extent / cells, 1e-12)
     cell_lo = np.clip(((lo - origin) / size).astype(np.int64), 0, cells - 1)
     cell_hi = np.clip(((hi - origin) / size).astype(np.int64), 0, cells - 1)
-    point_cell = np.clip(((points[:, :2] - origin) / size).astype(np.int64), 0, cells - 1)
-    point_key = point_cell[:, 0] * cells + point_cell[:, 1]
-    # Expand each triangle into the cells its bbox covers.
+    ray_cell = np.clip(((rays_xy - origin) / size).astype(np.int64), 0, cells - 1)
+    ray_key = ray_cell[:, 0] * cells + ray_cell[:, 1]
+    # Expand each triangle into the cells its bbox covers, then sort by cell.
     spans = (cell_hi[:, 0] - cell_lo[:, 0] + 1) * (cell_hi[:, 1] - cell_lo[:, 1] + 1)
     tri_index = np.repeat(np.arange(len(tri)), spans)
     offsets = np.arange(spans.sum()) - np.repeat(np.cumsum(spans) - spans, spans)
@@ -45,46 +55,53 @@ def inside_mesh(points: np.ndarray, vertices: np.ndarray, triangles: np.ndarray)
     tri_key = cx * cells + cy
     order = np.argsort(tri_key, kind="stable")
     tri_key, tri_index = tri_key[order], tri_index[order]
-    point_order = np.argsort(point_key, kind="stable")
-    sorted_keys = point_key[point_order]
-    unique_keys, starts = np.unique(sorted_keys, return_index=True)
-    ends = np.append(starts[1:], len(sorted_keys))
+    ray_order = np.argsort(ray_key, kind="stable")
+    unique_keys, starts = np.unique(ray_key[ray_order], return_index=True)
+    ends = np.append(starts[1:], len(ray_order))
     t_starts = np.searchsorted(tri_key, unique_keys, side="left")
     t_ends = np.searchsorted(tri_key, unique_keys, side="right")
-    crossings = np.zeros(len(points), dtype=np.int64)
-    for key_i in range(len(unique_keys)):
-        if t_starts[key_i] == t_ends[key_i]:
+    groups = []
+    width_max = 0
+    for k in range(len(unique_keys)):
+        if t_starts[k] == t_ends[k]:
             continue
-        pidx = point_order[starts[key_i] : ends[key_i]]
-        tidx = tri_index[t_starts[key_i] : t_ends[key_i]]
-        crossings[pidx] += _crossings(points[pidx], tri[tidx])
-    result[:] = crossings % 2 == 1
+        ridx = ray_order[starts[k] : ends[k]]
+        heights = _heights(rays_xy[ridx], tri[tri_index[t_starts[k] : t_ends[k]]])
+        width_max = max(width_max, heights.shape[1])
+        groups.append((ridx, heights))
+    result = np.full((len(rays_xy), width_max), INF)
+    for ridx, heights in groups:
+        result[ridx, : heights.shape[1]] = heights
     return result
 
 
-def _crossings(points: np.ndarray, tri: np.ndarray, chunk: int = 4_000_000) -> np.ndarray:
-    """How many triangles each point's +z ray crosses (points x triangles, chunked)."""
-    total = np.zeros(len(points), dtype=np.int64)
-    step = max(1, chunk // max(1, len(tri)))
+def _heights(rays: np.ndarray, tri: np.ndarray) -> np.ndarray:
+    """Sorted crossing heights of some rays with some triangles (rays x triangles)."""
     a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
-    for start in range(0, len(points), step):
-        p = points[start : start + step, None, :]
-        # Barycentric coordinates in the xy projection; half-open edges so that a ray
-        # through a shared edge is counted once.
-        d = (b[:, 1] - c[:, 1]) * (a[:, 0] - c[:, 0]) + (c[:, 0] - b[:, 0]) * (a[:, 1] - c[:, 1])
-        l1 = (
-            (b[:, 1] - c[:, 1]) * (p[..., 0] - c[:, 0])
-            + (c[:, 0] - b[:, 0]) * (p[..., 1] - c[:, 1])
-        ) / d
-        l2 = (
-            (c[:, 1] - a[:, 1]) * (p[..., 0] - c[:, 0])
-            + (a[:, 0] - c[:, 0]) * (p[..., 1] - c[:, 1])
-        ) / d
-        l3 = 1.0 - l1 - l2
-        hit = (l1 >= 0) & (l2 >= 0) & (l3 > 0)
-        z = l1 * a[:, 2] + l2 * b[:, 2] + l3 * c[:, 2]
-        total[start : start + step] = np.count_nonzero(hit & (z > p[..., 2]), axis=1)
-    return total
+    p = rays[:, None, :]
+    d = (b[:, 1] - c[:, 1]) * (a[:, 0] - c[:, 0]) + (c[:, 0] - b[:, 0]) * (a[:, 1] - c[:, 1])
+    l1 = (
+        (b[:, 1] - c[:, 1]) * (p[..., 0] - c[:, 0]) + (c[:, 0] - b[:, 0]) * (p[..., 1] - c[:, 1])
+    ) / d
+    l2 = (
+        (c[:, 1] - a[:, 1]) * (p[..., 0] - c[:, 0]) + (a[:, 0] - c[:, 0]) * (p[..., 1] - c[:, 1])
+    ) / d
+    l3 = 1.0 - l1 - l2
+    # Half-open barycentric test: a ray through an edge shared by two triangles counts once.
+    hit = (l1 >= 0) & (l2 >= 0) & (l3 > 0)
+    z = np.where(hit, l1 * a[:, 2] + l2 * b[:, 2] + l3 * c[:, 2], INF)
+    z.sort(axis=1)
+    count = int(hit.sum(axis=1).max()) if hit.size else 0
+    return z[:, :count]
+
+
+def inside_mesh(points: np.ndarray, vertices: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """Boolean array: which points lie inside the closed triangle mesh (odd crossings above)."""
+    points = np.asarray(points, dtype=np.float64)
+    if len(points) == 0:
+        return np.zeros(0, dtype=bool)
+    heights = crossing_heights(points[:, :2], vertices, triangles)
+    return np.count_nonzero(heights > points[:, 2:3], axis=1) % 2 == 1
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -129,3 +146,74 @@ def sampled_iou(mesh_a, mesh_b, points: int, seed: int) -> dict:
         "volumeB": box_volume * np.count_nonzero(in_b) / points,
         "seed": seed,
     }
+
+
+class ColumnOccupancy:
+    """A solid as columns of inside-intervals: cheap inside-tests for many poses.
+
+    The alignment search scores hundreds of poses; an exact boolean per pose would cost
+    seconds. Casting one ray per column once gives the inside intervals of the whole solid,
+    after which a point is classified by its column and a count of heights below it. Rays
+    run along the solid's longest extent and the columns are square, so a thin plate gets
+    fine columns across its thickness instead of a handful.
+    """
+
+    def __init__(self, vertices: np.ndarray, triangles: np.ndarray, columns: int):
+        extent = vertices.max(axis=0) - vertices.min(axis=0)
+        longest = int(np.argmax(extent))
+        self.axes = [a for a in range(3) if a != longest] + [longest]
+        vertices = vertices[:, self.axes]
+        lo, hi = vertices.min(axis=0), vertices.max(axis=0)
+        self.lo, self.hi = lo, hi
+        side = max(
+            np.sqrt(max(extent[self.axes[0]] * extent[self.axes[1]], 1e-24) / columns**2), 1e-9
+        )
+        self.counts = np.maximum(1, np.ceil((hi[:2] - lo[:2]) / side).astype(np.int64))
+        self.cell = np.maximum((hi[:2] - lo[:2]) / self.counts, 1e-12)
+        ix, iy = np.meshgrid(np.arange(self.counts[0]), np.arange(self.counts[1]), indexing="ij")
+        centres = lo[:2] + (np.column_stack([ix.ravel(), iy.ravel()]) + 0.5) * self.cell
+        self.heights = crossing_heights(centres, vertices, triangles)
+        finite = np.where(np.isfinite(self.heights), self.heights, 0.0)
+        even = finite.shape[1] - finite.shape[1] % 2
+        pairs = finite[:, 1:even:2] - finite[:, 0:even:2]
+        self.column_length = (
+            np.clip(pairs, 0, None).sum(axis=1) if pairs.size else np.zeros(len(centres))
+        )
+        self.volume = float(self.column_length.sum() * self.cell[0] * self.cell[1])
+
+    def contains(self, points: np.ndarray) -> np.ndarray:
+        points = points[:, self.axes]
+        cells = np.floor((points[:, :2] - self.lo[:2]) / self.cell).astype(np.int64)
+        inside_box = np.all((cells >= 0) & (cells < self.counts), axis=1)
+        inside_box &= (points[:, 2] >= self.lo[2]) & (points[:, 2] <= self.hi[2])
+        result = np.zeros(len(points), dtype=bool)
+        if not inside_box.any() or self.heights.shape[1] == 0:
+            return result
+        index = cells[inside_box, 0] * self.counts[1] + cells[inside_box, 1]
+        below = np.count_nonzero(self.heights[index] <= points[inside_box, 2:3], axis=1)
+        result[inside_box] = below % 2 == 1
+        return result
+
+    def interior_points(self, count: int, seed: int) -> np.ndarray:
+        """Seeded points spread through the solid's volume, on the columns' centre lines."""
+        rng = np.random.default_rng(seed)
+        total = self.column_length.sum()
+        if total <= 0:
+            return np.zeros((0, 3))
+        chosen = rng.choice(len(self.column_length), size=count, p=self.column_length / total)
+        along = rng.random(count) * self.column_length[chosen]
+        heights = self.heights[chosen]
+        even = heights.shape[1] - heights.shape[1] % 2
+        entries = np.where(np.isfinite(heights[:, 0:even:2]), heights[:, 0:even:2], 0.0)
+        exits = np.where(np.isfinite(heights[:, 1:even:2]), heights[:, 1:even:2], 0.0)
+        lengths = np.clip(exits - entries, 0, None)
+        cumulative = np.cumsum(lengths, axis=1)
+        segment = np.minimum((cumulative < along[:, None]).sum(axis=1), lengths.shape[1] - 1)
+        before = np.where(segment > 0, cumulative[np.arange(count), segment - 1], 0.0)
+        z = entries[np.arange(count), segment] + (along - before)
+        ix, iy = chosen // self.counts[1], chosen % self.counts[1]
+        xy = self.lo[:2] + (np.column_stack([ix, iy]) + 0.5) * self.cell
+        permuted = np.column_stack([xy, z])
+        result = np.empty_like(permuted)
+        result[:, self.axes] = permuted
+        return result
