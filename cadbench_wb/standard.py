@@ -78,12 +78,17 @@ ALIGNMENT = {
     # Poses closer than this (degrees of rotation) are the same pose.
     "distinct_pose_deg": 2.0,
     # Point-to-plane ICP on the best few proposals.
-    "refine_top": 3,
+    "refine_top": 2,
+    # Tessellation of the mesh judge that settles close calls between two poses.
+    "judge_deflection_rel": 0.002,
     "icp_moving_points": 3000,
     "icp_iterations": 40,
     # An ICP-refined pose whose proxy gains this much replaces its start outright; a smaller
     # gain is decided by the fine-mesh IoU of both poses.
     "icp_clear_gain": 0.02,
+    # ICP that moves less than this (degrees; mm) left its start where it was.
+    "icp_still_deg": 0.005,
+    "icp_still_shift": 1e-4,
 }
 
 # Cross-checks of the exact booleans (seed 000: safeguards against silent boolean failures).
@@ -101,6 +106,45 @@ CROSS_CHECK = {
     "sample_seed": 20260810,
     # Agreement within this many standard errors of the sampling estimate.
     "sample_sigmas": 3.0,
+    # Modeled threads (app/threads.py has_modeled_thread on either solid): OpenCASCADE's
+    # exact booleans take 10-40 s per pair there and were found wrong (0.943 against
+    # 0.848 +- 0.013 by sampling), so they are skipped; the mesh boolean is reported with
+    # method "mesh" and still has to agree with point sampling.
+    "exact_booleans_on_threads": False,
+}
+
+# Threads (app/threads.py, app/thread_stage.py, metrics/thread_matching.py).
+THREADS = {
+    # Helical-face test (linear-complex fit of sampled points and normals): the smallest
+    # eigenvalue share must be below fit_residual x the next one, and the next one above
+    # fit_degenerate (else the face is a cylinder or a plane, which any screw slides along).
+    "fit_residual": 1e-4,
+    "fit_degenerate": 1e-10,
+    # A lead below this share of the face size is a surface of revolution, not a helix.
+    "min_lead_rel": 1e-3,
+    # Mean |normal . axis| of a flank: a helical strip with radial normals is no flank.
+    "min_flank_cos": 0.05,
+    # ISO designation: same pitch within pitch_rel, major within abs + pitch share.
+    "pitch_rel": 0.01,
+    "designation_major_abs": 0.1,
+    "designation_major_pitch": 0.3,
+    # threadMatch (all or nothing, seed 000): per reference thread, the candidate's thread
+    # of the same kind must have the major diameter within max(major_abs, major_rel x d),
+    # the pitch within pitch_rel, the same hand, its axis within axis_offset mm and
+    # axis_angle_deg, both ends within end_pitches x pitch, and the material volume in the
+    # reference thread's zone (tube between minor and major diameter over its length)
+    # within volume_rel.
+    "major_abs": 0.1,
+    "major_rel": 0.01,
+    "axis_offset": 0.1,
+    "axis_angle_deg": 1.0,
+    "end_pitches": 1.0,
+    "volume_rel": 0.03,
+    # Polygon segments of the zone tube (manifold3d).
+    "zone_segments": 256,
+    # Cosmetic threads (declared in an FCStd, not modeled) count only where the case says
+    # `threads: {cosmetic: accept}`; their volume is then not compared.
+    "cosmetic_default": "reject",
 }
 
 # Rounding of reported figures: enough digits for "correct to the last decimal" and few
@@ -178,4 +222,5 @@ def as_dict() -> dict:
         "cross_check": CROSS_CHECK,
         "significant_digits": SIGNIFICANT_DIGITS,
         "interpretation": INTERPRETATION,
+        "threads": THREADS,
     }

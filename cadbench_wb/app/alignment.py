@@ -157,11 +157,11 @@ def align(reference, candidate) -> Alignment:
     for rotation, origin in proposals:
         translation = np.zeros(3) if origin == "as given" else c_ref - rotation @ c_cand
         poses.append(Pose(rotation, translation, proxy(rotation, translation), origin))
-    poses = _distinct(sorted(poses, key=_rank), params["distinct_pose_deg"])
+    poses = _distinct(_leading(sorted(poses, key=_rank), params), params["distinct_pose_deg"])
     matcher = icp.PlaneMatcher(*mesh_ref)
     moving, _ = icp.surface_samples(*mesh_cand, params["icp_moving_points"], 12)
     top = poses[: params["refine_top"]]
-    judge = _MeshJudge(mesh_ref, mesh_cand)
+    judge = _Judge(reference, candidate, params["judge_deflection_rel"] * diagonal)
     refined = []
     for pose in top:
         rotation, translation = matcher.refine(
@@ -184,42 +184,90 @@ def align(reference, candidate) -> Alignment:
 ALTERNATIVES_LISTED = 5  # an axisymmetric part has dozens; the count says how many
 
 
-class _MeshJudge:
-    """IoU of two poses on the fine meshes (manifold3d), for the few close calls only."""
+class _Judge:
+    """IoU of a pose, exactly or on meshes, for the few close calls between two poses.
 
-    def __init__(self, mesh_ref, mesh_cand):
-        self.ref = meshing.manifold_of(*mesh_ref)
-        self.cand = meshing.manifold_of(*mesh_cand)
-        self.ok = self.ref is not None and self.cand is not None
+    On solids bounded by analytic surfaces one OpenCASCADE common is cheap and exact (IoU
+    follows from V(A), V(B) and V(A^B)). On B-spline and swept surfaces (threads) OCC
+    booleans take seconds, so coarse manifold3d meshes judge instead; two close poses are
+    compared on the same meshes, so their chord errors largely cancel.
+    """
+
+    ANALYTIC = ("Plane", "Cylinder", "Cone", "Sphere", "Toroid")
+
+    def __init__(self, reference, candidate, deflection: float):
+        self.reference, self.candidate, self.deflection = reference, candidate, deflection
+        self.exact = all(
+            type(face.Surface).__name__ in self.ANALYTIC
+            for shape in (reference, candidate)
+            for face in shape.Faces
+        )
+        self.volumes = (reference.Volume, candidate.Volume)
+        self.meshes = None
+        self.ok = True
         self.calls = 0
 
     def __call__(self, pose: Pose) -> float:
         self.calls += 1
-        moved = self.cand.transform(rigid.transform_matrix(pose.rotation, pose.translation))
-        common = (self.ref ^ moved).volume()
-        union = self.ref.volume() + moved.volume() - common
+        if self.exact:
+            from cadbench_wb.app.shape_fidelity import placed  # noqa: PLC0415
+
+            moved = placed(self.candidate, pose.rotation, pose.translation)
+            try:
+                common = sum(s.Volume for s in self.reference.common(moved).Solids)
+            except Exception:  # an OCC failure: fall back to the meshes
+                self.exact = False
+            else:
+                union = sum(self.volumes) - common
+                return common / union if union > 0 else 0.0
+        if self.meshes is None:
+            # Copies without their triangulation, so that the fine one is not reused.
+            ref, cand = (s.copy(True, False) for s in (self.reference, self.candidate))
+            self.meshes = (
+                meshing.manifold_of(*meshing.mesh_of(ref, self.deflection)),
+                meshing.manifold_of(*meshing.mesh_of(cand, self.deflection)),
+            )
+            self.ok = None not in self.meshes
+        if not self.ok:
+            return 0.0
+        ref, cand = self.meshes
+        moved = cand.transform(rigid.transform_matrix(pose.rotation, pose.translation))
+        common = (ref ^ moved).volume()
+        union = ref.volume() + moved.volume() - common
         return common / union if union > 0 else 0.0
 
 
-def _better(start: Pose, refined: Pose, judge: _MeshJudge, params) -> Pose:
+def _better(start: Pose, refined: Pose, judge: _Judge, params) -> Pose:
     """The ICP-refined pose if it really fits better than its start.
 
     ICP minimises surface distance, not IoU: on a scaled or wrong candidate it can trade a
     little overlap for a tilt, and the point proxy cannot resolve gains that small. A clear
-    proxy gain is taken as it is; a marginal one is decided on the fine meshes.
+    proxy gain is taken as it is; a marginal one is decided by the judge.
     """
     gain = refined.proxy_iou - start.proxy_iou
+    moved = rigid.angle_between(start.rotation, refined.rotation) > params["icp_still_deg"] or (
+        np.linalg.norm(start.translation - refined.translation) > params["icp_still_shift"]
+    )
+    if not moved:
+        return start  # ICP stayed put: the start was already where the surfaces meet
     if gain >= params["icp_clear_gain"]:
         return refined
-    if gain <= -params["proxy_noise"] or not judge.ok:
+    if gain <= -params["proxy_noise"]:
         return start
-    return refined if judge(refined) > judge(start) + 1e-9 else start
+    refined_iou, start_iou = judge(refined), judge(start)
+    return refined if judge.ok and refined_iou > start_iou + 1e-9 else start
 
 
 def _rank(pose: Pose):
     # Best proxy first, to the proxy's resolution; ties go to the smallest rotation, so the
     # delivered pose wins whenever it is as good, and the choice is deterministic.
     return (-round(pose.proxy_iou, 3), round(rigid.angle_between(np.eye(3), pose.rotation), 6))
+
+
+def _leading(poses: list[Pose], params) -> list[Pose]:
+    """The poses that can still matter: the best few and those near the best score."""
+    floor = poses[0].proxy_iou - 2 * params["ambiguity_tolerance"]
+    return [p for i, p in enumerate(poses) if i < params["refine_top"] or p.proxy_iou >= floor][:60]
 
 
 def _distinct(poses: list[Pose], min_deg: float) -> list[Pose]:

@@ -122,8 +122,12 @@ class PlaneMatcher:
             centre = q.mean(axis=0)
             a = np.hstack([np.cross(p - centre, n), n])
             b = np.einsum("ij,ij->i", q - p, n)
+            # Damped normal equations: a symmetric part leaves some motions unconstrained
+            # (rotation about its axis), and an undamped solve would wander along them.
+            normal = a.T @ a
+            damping = 1e-3 * np.trace(normal) / 6 + 1e-30
             try:
-                step, *_ = np.linalg.lstsq(a, b, rcond=None)
+                step = np.linalg.solve(normal + damping * np.eye(6), a.T @ b)
             except np.linalg.LinAlgError:
                 break
             turn = rigid.small_rotation(*step[:3])
