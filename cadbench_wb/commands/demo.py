@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""cadbench demo: score every bundled case's sample candidates and check each against what
+its construction says (case.yaml ``candidates:``), then print the table and write a report."""
+
+import os
+import sys
+
+HELP = "score the bundled cases' sample candidates and check them against their construction"
+
+COLUMNS = (
+    "shapeIoU",
+    "dimensionRecall",
+    "referenceCoverage",
+    "semanticMatch",
+    "threadMatch",
+    "drawingMatch",
+)
+
+
+def add_arguments(parser) -> None:
+    from cadbench_wb import resources  # noqa: PLC0415
+
+    parser.add_argument("--cases", default=resources.CASES, help="cases folder (default: bundled)")
+    parser.add_argument("--case", action="append", help="only this case id (repeatable)")
+    parser.add_argument("--out", default="out/demo", help="report folder (default out/demo)")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="parallel scorings (default: cores)"
+    )
+    parser.add_argument(
+        "--only", metavar="METRICS", help="comma-separated metric groups, as in score"
+    )
+    parser.add_argument("--timeout", type=float, default=None, help="seconds per scoring")
+
+
+def _jobs(cases, only):
+    jobs = []
+    for case in cases:
+        for candidate in case.candidates:
+            options = {"only": only} if only else {}
+            jobs.append(
+                (
+                    case,
+                    candidate,
+                    {
+                        "kind": "score",
+                        "reference": case.reference_path,
+                        "candidate": candidate.path,
+                        "options": options,
+                        "case": case.path,
+                    },
+                )
+            )
+    return jobs
+
+
+def _score(job, timeout):
+    from cadbench_wb import runner, standard  # noqa: PLC0415
+    from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
+
+    try:
+        outcome = runner.run_job(job, timeout=timeout or standard.DEFAULT_TIMEOUT_S)
+    except CadbenchError as exc:
+        return None, exc.one_line()
+    if "error" in outcome:
+        return None, f"{outcome['error']['reason']}: {outcome['error']['detail']}"
+    return outcome["result"], None
+
+
+def _cell(result, key) -> str:
+    value = None if result is None else result.get(key)
+    return "-" if value is None else f"{value:.3f}"
+
+
+def run(args) -> int:
+    import concurrent.futures  # noqa: PLC0415
+    import json  # noqa: PLC0415
+
+    from cadbench_wb import cases as cases_mod  # noqa: PLC0415
+    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.commands.case import ensure_built  # noqa: PLC0415
+
+    only = [m.strip() for m in args.only.split(",")] if args.only else None
+    if only:
+        results.requested_metrics(only)
+    cases = cases_mod.discover_cases(args.cases)
+    if args.case:
+        cases = [c for c in cases if c.id in set(args.case)]
+    for case in cases:
+        ensure_built(case)
+    jobs = _jobs(cases, only)
+    workers = args.workers or max(1, os.cpu_count() or 1)
+    print(
+        f"scoring {len(jobs)} candidates of {len(cases)} cases with {workers} worker(s)", flush=True
+    )
+    rows = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_score, job, args.timeout) for _, _, job in jobs]
+        for (case, candidate, _), future in zip(jobs, futures, strict=True):
+            result, error = future.result()
+            problems = (
+                [error] if error else cases_mod.expectation_failures(candidate.expect, result)
+            )
+            if only:  # expectations of metrics that were not computed are not checked
+                problems = [p for p in problems if not _about_skipped(p, result)]
+            rows.append(
+                {
+                    "case": case.id,
+                    "candidate": candidate.name,
+                    "note": candidate.note,
+                    "result": result,
+                    "problems": problems,
+                }
+            )
+            _print_row(rows[-1])
+    os.makedirs(args.out, exist_ok=True)
+    mismatched = [row for row in rows if row["problems"]]
+    with open(os.path.join(args.out, "demo.json"), "w") as handle:
+        json.dump(rows, handle, indent=2, sort_keys=True)
+    print(
+        f"\n{len(rows) - len(mismatched)} of {len(rows)} candidates score as their construction "
+        f"says; report: {os.path.join(args.out, 'demo.json')}"
+    )
+    for row in mismatched:
+        for problem in row["problems"]:
+            print(f"  MISMATCH {row['case']}/{row['candidate']}: {problem}", file=sys.stderr)
+    return 1 if mismatched else 0
+
+
+def _about_skipped(problem: str, result) -> bool:
+    key = problem.split(":", 1)[0].strip()
+    return (
+        result is not None
+        and result.get(key.split(".")[0]) is None
+        and key not in ("delivered", "failure")
+    )
+
+
+_HEADER_PRINTED = []
+
+
+def _print_row(row) -> None:
+    if not _HEADER_PRINTED:
+        print(
+            f"{'case':22} {'candidate':26} {'delivery':18} "
+            + " ".join(f"{c[:9]:>9}" for c in COLUMNS)
+            + "  verdict    check"
+        )
+        _HEADER_PRINTED.append(True)
+    result = row["result"]
+    if result is None:
+        delivery = "error"
+    elif result["delivered"]:
+        delivery = "delivered"
+    else:
+        delivery = result["failure"]["reason"]
+    verdict = "-" if result is None else result.get("verdict", {}).get("reachable", "-")
+    check = "ok" if not row["problems"] else "MISMATCH"
+    print(
+        f"{row['case'][:22]:22} {row['candidate'][:26]:26} {delivery[:18]:18} "
+        + " ".join(f"{_cell(result, c):>9}" for c in COLUMNS)
+        + f"  {verdict:10} {check}",
+        flush=True,
+    )
