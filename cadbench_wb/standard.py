@@ -81,8 +81,8 @@ ALIGNMENT = {
     "refine_top": 2,
     # Tessellation of the mesh judge that settles close calls between two poses.
     "judge_deflection_rel": 0.002,
-    "icp_moving_points": 3000,
-    "icp_iterations": 40,
+    "icp_moving_points": 1500,
+    "icp_iterations": 30,
     # An ICP-refined pose whose proxy gains this much replaces its start outright; a smaller
     # gain is decided by the fine-mesh IoU of both poses.
     "icp_clear_gain": 0.02,
@@ -111,6 +111,28 @@ CROSS_CHECK = {
     # 0.848 +- 0.013 by sampling), so they are skipped; the mesh boolean is reported with
     # method "mesh" and still has to agree with point sampling.
     "exact_booleans_on_threads": False,
+}
+
+# Feature recognition and semanticMatch (app/features.py, metrics/feature_matching.py).
+FEATURES = {
+    # A cone at a hole's mouth is a countersink when its outer diameter is at least this
+    # many times the hole's; a smaller one is a chamfer of the hole's edge.
+    "countersink_min_ratio": 1.3,
+    # A chamfer's distances are at most this share of the adjacent faces' widths (a larger
+    # bevel is a face of the part, e.g. a hexagon's side).
+    "chamfer_max_rel": 0.5,
+    # semanticMatch: a candidate feature may stand for a reference feature of the same type
+    # when their locations are within max(gate_abs, gate_rel x reference diagonal) and
+    # their axes are parallel within axis_deg. It earns full credit when kind and
+    # attributes are equal, every size parameter is within seed 001's tolerance (linear
+    # max(0.05 mm, 0.5 %), angular 0.25 deg) and the location within max(position_abs,
+    # position_rel x diagonal); otherwise partial_credit.
+    "gate_abs": 1.0,
+    "gate_rel": 0.02,
+    "position_abs": 0.1,
+    "position_rel": 0.001,
+    "axis_deg": 1.0,
+    "partial_credit": 0.5,
 }
 
 # Threads (app/threads.py, app/thread_stage.py, metrics/thread_matching.py).
@@ -222,5 +244,6 @@ def as_dict() -> dict:
         "cross_check": CROSS_CHECK,
         "significant_digits": SIGNIFICANT_DIGITS,
         "interpretation": INTERPRETATION,
+        "features": FEATURES,
         "threads": THREADS,
     }

@@ -170,7 +170,12 @@ def align(reference, candidate) -> Alignment:
         candidate = Pose(
             rotation, translation, proxy(rotation, translation), pose.origin + " + icp"
         )
-        refined.append(_better(pose, candidate, judge, params))
+        leader = max((p.proxy_iou for p in refined), default=0.0)
+        if max(pose.proxy_iou, candidate.proxy_iou) < leader - params["proxy_noise"]:
+            # Neither can win: no need for the judge to settle which of the two is better.
+            refined.append(max((pose, candidate), key=lambda p: p.proxy_iou))
+        else:
+            refined.append(_better(pose, candidate, judge, params))
     poses = _distinct(sorted(refined + poses[len(top) :], key=_rank), params["distinct_pose_deg"])
     best = poses[0]
     alternatives = [
@@ -252,8 +257,8 @@ def _better(start: Pose, refined: Pose, judge: _Judge, params) -> Pose:
         return start  # ICP stayed put: the start was already where the surfaces meet
     if gain >= params["icp_clear_gain"]:
         return refined
-    if gain <= -params["proxy_noise"]:
-        return start
+    if gain < params["proxy_noise"]:
+        return start  # no gain the proxy can see: the start stands
     refined_iou, start_iou = judge(refined), judge(start)
     return refined if judge.ok and refined_iou > start_iou + 1e-9 else start
 

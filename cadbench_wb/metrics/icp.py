@@ -72,7 +72,7 @@ class PlaneMatcher:
     drift off a perfect copy.
     """
 
-    def __init__(self, vertices: np.ndarray, triangles: np.ndarray, neighbours: int = 8):
+    def __init__(self, vertices: np.ndarray, triangles: np.ndarray, neighbours: int = 6):
         tri = vertices[triangles]
         cross = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
         area = np.linalg.norm(cross, axis=1)
@@ -133,6 +133,6 @@ class PlaneMatcher:
             turn = rigid.small_rotation(*step[:3])
             rotation = turn @ rotation
             translation = turn @ (translation - centre) + centre + step[3:]
-            if np.linalg.norm(step) < 1e-12:
+            if np.linalg.norm(step) < 1e-10:
                 break
         return rotation, translation
