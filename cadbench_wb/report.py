@@ -25,25 +25,28 @@ def summary_text(result: dict) -> str:
         failure = result["failure"]
         lines.append(f"NOT DELIVERED: {failure['reason']} - {failure['detail']}")
     lines.append("")
-    lines.append(f"{'metric':34} {'value':>8} {'threshold':>10}  verdict")
+    lines.append(f"{'metric':40} {'value':>8} {'threshold':>10}  verdict")
     for metric, entry in result["verdicts"].items():
         label = f"{LABELS.get(metric, metric)} ({metric})"
         threshold = entry.get("threshold")
         verdict = entry["verdict"]
+        if entry.get("applicable") is False:
+            lines.append(f"{label:40} {'-':>8} {_fmt(threshold):>10}  n/a ({entry.get('reason')})")
+            continue
         if entry.get("reachable") not in (None, verdict):
             verdict += f" (reachable {entry['reachable']})"
-        lines.append(f"{label:34} {_fmt(entry.get('value')):>8} {_fmt(threshold):>10}  {verdict}")
+        lines.append(f"{label:40} {_fmt(entry.get('value')):>8} {_fmt(threshold):>10}  {verdict}")
         if entry.get("reason") and entry["verdict"] != "PASS":
-            lines.append(f"{'':34} {entry['reason']}")
+            lines.append(f"{'':40} {entry['reason']}")
         if entry.get("note"):
-            lines.append(f"{'':34} note: {entry['note']}")
+            lines.append(f"{'':40} note: {entry['note']}")
     for ceiling in ("referenceCoverage", "drawingSelfTest"):
         if result.get(ceiling) is not None:
-            lines.append(f"{ceiling:34} {_fmt(result[ceiling]):>8}")
+            lines.append(f"{ceiling:40} {_fmt(result[ceiling]):>8}")
     if isinstance(result.get("randomHitRate"), dict):
         rates = result["randomHitRate"]
         lines.append(
-            f"{'randomHitRate (length / angle)':34} {_fmt(rates.get('length'))} / "
+            f"{'randomHitRate (length / angle)':40} {_fmt(rates.get('length'))} / "
             f"{_fmt(rates.get('angle'))}"
         )
     shape = result.get("shape")
