@@ -16,6 +16,9 @@ from cadbench_wb import standard
 from cadbench_wb.errors import UsageError
 
 DIMENSION_KINDS = ("length", "diameter", "radius", "angle")
+# Which spectrum measures a dimension on the reference (verified by `cadbench case verify`):
+# seed 000's default, only the extended one (axis positions), or neither.
+SPECTRUM_DECLARATIONS = ("default", "extended", "none")
 CASE_FILE = "case.yaml"
 
 
@@ -31,7 +34,7 @@ class Dimension:
     tol: float | None = None
     note: str = ""
     source: str = ""
-    spectrum: str = "default"  # "extended": measurable only with axis positions
+    spectrum: str = "default"  # "extended": only with axis positions; "none": neither
 
     @property
     def tolerance(self) -> float:
@@ -49,6 +52,22 @@ class Dimension:
         if self.note:
             data["note"] = self.note
         return data
+
+
+@dataclasses.dataclass
+class Candidate:
+    """A sample delivery of a case and what scoring it must give (``candidates:``)."""
+
+    file: str  # relative to the case folder
+    path: str  # absolute
+    note: str = ""
+    expect: dict = dataclasses.field(default_factory=dict)
+    # With --spectrum extended: the keys that differ from ``expect`` (dimension figures).
+    expect_extended: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return os.path.splitext(os.path.basename(self.file))[0]
 
 
 @dataclasses.dataclass
@@ -76,6 +95,25 @@ class Case:
         """The script that builds the reference, if the reference is generated."""
         script = self.raw.get("build")
         return os.path.join(self.path, script) if script else None
+
+    @property
+    def candidates(self) -> list[Candidate]:
+        """The sample candidates listed in case.yaml, in their order."""
+        return [
+            Candidate(
+                file=entry["file"],
+                path=os.path.join(self.path, entry["file"]),
+                note=str(entry.get("note", "")),
+                expect=dict(entry.get("expect") or {}),
+                expect_extended=dict(entry.get("expect_extended") or {}),
+            )
+            for entry in self.raw.get("candidates") or []
+        ]
+
+    def missing_files(self) -> list[str]:
+        """Files case.yaml names (reference, candidates) that are not there yet."""
+        wanted = [self.reference] + [c.file for c in self.candidates]
+        return [f for f in wanted if not os.path.exists(os.path.join(self.path, f))]
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -135,14 +173,24 @@ def load_case(path: str) -> Case:
         if not isinstance(data.get(field), str) or not data.get(field).strip():
             _fail(file, data, field, "required text field is missing or empty")
     reference = data["reference"]
-    if os.path.isabs(reference) or ".." in reference.replace("\\", "/").split("/"):
+    if not _inside(reference):
         _fail(file, data, "reference", "must be a path inside the case folder")
     if not os.path.exists(os.path.join(folder, reference)) and not data.get("build"):
         _fail(file, data, "reference", f"{reference} does not exist and no build script is given")
     anchoring = data.get("anchoring", False)
     if not isinstance(anchoring, bool):
         _fail(file, data, "anchoring", "must be true or false")
+    build = data.get("build")
+    if build is not None:
+        if not isinstance(build, str) or not _inside(build):
+            _fail(file, data, "build", "must be a path inside the case folder")
+        if not os.path.isfile(os.path.join(folder, build)):
+            _fail(file, data, "build", f"{build} does not exist")
+    drawing = data.get("drawing")
+    if drawing is not None and (not isinstance(drawing, str) or not _inside(drawing)):
+        _fail(file, data, "drawing", "must be a path inside the case folder")
     dimensions = _dimensions(file, data)
+    _candidates(file, folder, data)
     return Case(
         id=data["id"],
         title=data["title"],
@@ -150,7 +198,7 @@ def load_case(path: str) -> Case:
         reference=reference,
         group=str(data.get("group", "")),
         anchoring=anchoring,
-        drawing=data.get("drawing"),
+        drawing=drawing,
         dimensions=dimensions,
         raw=_strip_lines(data),
     )
@@ -193,8 +241,13 @@ def _dimensions(file: str, data: dict) -> list[Dimension]:
         ):
             _fail(file, entry, f"{field}.tol", "must be a positive number")
         spectrum = entry.get("spectrum", "default")
-        if spectrum not in ("default", "extended"):
-            _fail(file, entry, f"{field}.spectrum", "must be default or extended")
+        if spectrum not in SPECTRUM_DECLARATIONS:
+            _fail(
+                file,
+                entry,
+                f"{field}.spectrum",
+                f"must be one of {', '.join(SPECTRUM_DECLARATIONS)}, not {spectrum!r}",
+            )
         result.append(
             Dimension(
                 id=ident,
@@ -207,6 +260,136 @@ def _dimensions(file: str, data: dict) -> list[Dimension]:
             )
         )
     return result
+
+
+def _inside(path: str) -> bool:
+    return not os.path.isabs(path) and ".." not in path.replace("\\", "/").split("/")
+
+
+def _candidates(file: str, folder: str, data: dict) -> None:
+    """Validate the ``candidates:`` section: file, note, expect (see docs/case-format.md)."""
+    entries = data.get("candidates", []) or []
+    if not isinstance(entries, list):
+        _fail(file, data, "candidates", "must be a list")
+    seen = set()
+    for index, entry in enumerate(entries):
+        field = f"candidates[{index}]"
+        if not isinstance(entry, dict):
+            _fail(file, data, "candidates", f"{field} must be a mapping with file and expect")
+        path = entry.get("file")
+        if not isinstance(path, str) or not path or not _inside(path):
+            _fail(file, entry, f"{field}.file", "required path inside the case folder")
+        if path in seen:
+            _fail(file, entry, f"{field}.file", f"duplicate candidate {path!r}")
+        seen.add(path)
+        if not os.path.exists(os.path.join(folder, path)) and not data.get("build"):
+            _fail(file, entry, f"{field}.file", f"{path} does not exist and no build script")
+        for section in ("expect", "expect_extended"):
+            expect = entry.get(section, {}) or {}
+            if not isinstance(expect, dict):
+                _fail(file, entry, f"{field}.{section}", "must be a mapping of result keys")
+            for key, wanted in _strip_lines(expect).items():
+                problem = _expectation_problem(wanted)
+                if problem:
+                    _fail(file, expect, f"{field}.{section}.{key}", problem)
+
+
+def _expectation_problem(wanted) -> str | None:
+    if isinstance(wanted, dict):
+        keys = set(wanted)
+        if keys <= {"value", "tol"} and "value" in keys:
+            if expected_number(wanted["value"]) is None:
+                return "value must be a number or a fraction such as 14/17"
+            tol = wanted.get("tol", 0)
+            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or tol < 0:
+                return "tol must be a non-negative number"
+            return None
+        if keys and keys <= {"min", "max"}:
+            if any(expected_number(v) is None for v in wanted.values()):
+                return "min and max must be numbers"
+            return None
+        return "a mapping must be {value, tol} or {min, max}"
+    if wanted is None or isinstance(wanted, (bool, int, float)):
+        return None
+    if isinstance(wanted, str):
+        return None
+    return "must be a number, a fraction, text, true/false, null, {value, tol} or {min, max}"
+
+
+def expected_number(value) -> float | None:
+    """A number, or a fraction written as text ("14/17") so a case reads like its drawing."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str) and value.count("/") == 1:
+        top, bottom = value.split("/")
+        try:
+            return float(top) / float(bottom)
+        except (ValueError, ZeroDivisionError):
+            return None
+    return None
+
+
+# Absolute slack for expectations written as exact numbers or fractions.
+EXACT_SLACK = 1e-9
+
+
+def result_value(result: dict, key: str):
+    """A value of a score result by dotted path ("verdicts.shapeIoU.verdict"); ``failure``
+    alone stands for the failure's reason code."""
+    if key == "failure":
+        failure = result.get("failure")
+        return failure.get("reason") if isinstance(failure, dict) else failure
+    value = result
+    for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise KeyError(key)
+        value = value[part]
+    return value
+
+
+def expectation_failures(expect: dict, result: dict) -> list[str]:
+    """What a score result gets wrong against a candidate's ``expect`` (empty: as built).
+
+    Numbers and fractions match within 1e-9, {value, tol} within tol, {min, max} inclusive;
+    text, true/false and null must be equal. A key missing from the result is a failure.
+    """
+    failures = []
+    for key, wanted in expect.items():
+        try:
+            got = result_value(result, key)
+        except KeyError:
+            failures.append(f"{key}: missing from the result (expected {wanted!r})")
+            continue
+        problem = _mismatch(wanted, got)
+        if problem:
+            failures.append(f"{key}: {problem}")
+    return failures
+
+
+def _mismatch(wanted, got) -> str | None:
+    number = None if isinstance(got, bool) else got if isinstance(got, (int, float)) else None
+    if isinstance(wanted, dict) and "value" in wanted:
+        target = expected_number(wanted["value"])
+        tol = float(wanted.get("tol", 0)) + EXACT_SLACK
+        if number is None or abs(number - target) > tol:
+            return f"got {got!r}, expected {wanted['value']} +- {wanted.get('tol', 0)}"
+        return None
+    if isinstance(wanted, dict):
+        low = expected_number(wanted.get("min", float("-inf")))
+        high = expected_number(wanted.get("max", float("inf")))
+        if number is None or not low - EXACT_SLACK <= number <= high + EXACT_SLACK:
+            return f"got {got!r}, expected within [{wanted.get('min')}, {wanted.get('max')}]"
+        return None
+    target = expected_number(wanted) if not isinstance(wanted, bool) else None
+    if target is not None and (isinstance(wanted, (int, float)) or "/" in str(wanted)):
+        if number is None or abs(number - target) > EXACT_SLACK:
+            return f"got {got!r}, expected {wanted}"
+        return None
+    if got != wanted:
+        return f"got {got!r}, expected {wanted!r}"
+    return None
 
 
 def discover_cases(root: str) -> list[Case]:

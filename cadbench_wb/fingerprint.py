@@ -27,13 +27,22 @@ METRIC_SOURCES = (
     "app/shape_fidelity.py",
     "app/scoring.py",
     "app/spectrum.py",
+    "app/dimension_stage.py",
     "app/features.py",
     "app/threads.py",
     "cases.py",
     "dimensions.py",
 )
 # The drawing chain (generation, export, read-back) has its own stamp.
-DRAWING_SOURCES = ("drawing", "app/drawing.py", "drafting")
+DRAWING_SOURCES = (
+    "drawing",
+    "app/drawing.py",
+    "app/drawing_plan.py",
+    "app/drawing_layout.py",
+    "app/drawing_readback.py",
+    "app/drawing_stage.py",
+    "drafting",
+)
 
 
 def _files(sources) -> list[str]:

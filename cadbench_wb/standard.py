@@ -79,10 +79,13 @@ ALIGNMENT = {
     "distinct_pose_deg": 2.0,
     # Point-to-plane ICP on the best few proposals.
     "refine_top": 2,
-    # Tessellation of the mesh judge that settles close calls between two poses.
-    "judge_deflection_rel": 0.002,
+    # The judge that settles close calls between two poses: seeded points in the
+    # reference's box (grown by a margin), classified by ray casting on the fine meshes.
+    "judge_points": 20000,
+    "judge_margin_rel": 0.05,
+    "judge_min_gain": 0.001,
     "icp_moving_points": 1500,
-    "icp_iterations": 30,
+    "icp_iterations": 60,
     # An ICP-refined pose whose proxy gains this much replaces its start outright; a smaller
     # gain is decided by the fine-mesh IoU of both poses.
     "icp_clear_gain": 0.02,
@@ -119,8 +122,8 @@ FEATURES = {
     # many times the hole's; a smaller one is a chamfer of the hole's edge.
     "countersink_min_ratio": 1.3,
     # A chamfer's distances are at most this share of the adjacent faces' widths (a larger
-    # bevel is a face of the part, e.g. a hexagon's side).
-    "chamfer_max_rel": 0.5,
+    # bevel is a face of the part: a hexagon's side, the flat top beside a slope).
+    "chamfer_max_rel": 0.34,
     # semanticMatch: a candidate feature may stand for a reference feature of the same type
     # when their locations are within max(gate_abs, gate_rel x reference diagonal) and
     # their axes are parallel within axis_deg. It earns full credit when kind and

@@ -18,7 +18,7 @@ import numpy as np
 
 from cadbench_wb import standard
 from cadbench_wb.app import meshing
-from cadbench_wb.metrics import icp, rigid
+from cadbench_wb.metrics import icp, rigid, sampling
 from cadbench_wb.metrics.sampling import ColumnOccupancy
 
 
@@ -159,13 +159,17 @@ def align(reference, candidate) -> Alignment:
         poses.append(Pose(rotation, translation, proxy(rotation, translation), origin))
     poses = _distinct(_leading(sorted(poses, key=_rank), params), params["distinct_pose_deg"])
     matcher = icp.PlaneMatcher(*mesh_ref)
-    moving, _ = icp.surface_samples(*mesh_cand, params["icp_moving_points"], 12)
+    moving, moving_normals = icp.surface_samples(*mesh_cand, params["icp_moving_points"], 12)
     top = poses[: params["refine_top"]]
-    judge = _Judge(reference, candidate, params["judge_deflection_rel"] * diagonal)
+    judge = _Judge(mesh_ref, mesh_cand, params)
     refined = []
     for pose in top:
         rotation, translation = matcher.refine(
-            moving, pose.rotation, pose.translation, params["icp_iterations"]
+            moving,
+            pose.rotation,
+            pose.translation,
+            params["icp_iterations"],
+            moving_normals=moving_normals,
         )
         candidate = Pose(
             rotation, translation, proxy(rotation, translation), pose.origin + " + icp"
@@ -190,56 +194,34 @@ ALTERNATIVES_LISTED = 5  # an axisymmetric part has dozens; the count says how m
 
 
 class _Judge:
-    """IoU of a pose, exactly or on meshes, for the few close calls between two poses.
+    """IoU of a pose from seeded points classified by ray casting on the fine meshes, for
+    the few close calls between two poses.
 
-    On solids bounded by analytic surfaces one OpenCASCADE common is cheap and exact (IoU
-    follows from V(A), V(B) and V(A^B)). On B-spline and swept surfaces (threads) OCC
-    booleans take seconds, so coarse manifold3d meshes judge instead; two close poses are
-    compared on the same meshes, so their chord errors largely cancel.
+    Exact booleans are no judge here: at a pose a hundredth of a degree off a perfect copy
+    OpenCASCADE's common can come back empty (seen on the bundled flange), exactly the
+    silent failure seed 000 warns of. Ray casting cannot fail that way, and both poses are
+    judged on the same points, so their difference is geometry, not sampling noise.
     """
 
-    ANALYTIC = ("Plane", "Cylinder", "Cone", "Sphere", "Toroid")
-
-    def __init__(self, reference, candidate, deflection: float):
-        self.reference, self.candidate, self.deflection = reference, candidate, deflection
-        self.exact = all(
-            type(face.Surface).__name__ in self.ANALYTIC
-            for shape in (reference, candidate)
-            for face in shape.Faces
-        )
-        self.volumes = (reference.Volume, candidate.Volume)
-        self.meshes = None
-        self.ok = True
+    def __init__(self, mesh_ref, mesh_cand, params):
+        vertices, _ = mesh_ref
+        lo, hi = vertices.min(axis=0), vertices.max(axis=0)
+        margin = params["judge_margin_rel"] * np.linalg.norm(hi - lo)
+        rng = np.random.default_rng(params["proxy_seed"] + 2)
+        self.points = lo - margin + rng.random((params["judge_points"], 3)) * (hi - lo + 2 * margin)
+        self.mesh_cand = mesh_cand
+        self.in_ref = None
+        self.mesh_ref = mesh_ref
         self.calls = 0
 
     def __call__(self, pose: Pose) -> float:
         self.calls += 1
-        if self.exact:
-            from cadbench_wb.app.shape_fidelity import placed  # noqa: PLC0415
-
-            moved = placed(self.candidate, pose.rotation, pose.translation)
-            try:
-                common = sum(s.Volume for s in self.reference.common(moved).Solids)
-            except Exception:  # an OCC failure: fall back to the meshes
-                self.exact = False
-            else:
-                union = sum(self.volumes) - common
-                return common / union if union > 0 else 0.0
-        if self.meshes is None:
-            # Copies without their triangulation, so that the fine one is not reused.
-            ref, cand = (s.copy(True, False) for s in (self.reference, self.candidate))
-            self.meshes = (
-                meshing.manifold_of(*meshing.mesh_of(ref, self.deflection)),
-                meshing.manifold_of(*meshing.mesh_of(cand, self.deflection)),
-            )
-            self.ok = None not in self.meshes
-        if not self.ok:
-            return 0.0
-        ref, cand = self.meshes
-        moved = cand.transform(rigid.transform_matrix(pose.rotation, pose.translation))
-        common = (ref ^ moved).volume()
-        union = ref.volume() + moved.volume() - common
-        return common / union if union > 0 else 0.0
+        if self.in_ref is None:
+            self.in_ref = sampling.inside_mesh(self.points, *self.mesh_ref)
+        local = (self.points - pose.translation) @ pose.rotation
+        in_cand = sampling.inside_mesh(local, *self.mesh_cand)
+        union = np.count_nonzero(self.in_ref | in_cand)
+        return np.count_nonzero(self.in_ref & in_cand) / union if union else 0.0
 
 
 def _better(start: Pose, refined: Pose, judge: _Judge, params) -> Pose:
@@ -247,20 +229,21 @@ def _better(start: Pose, refined: Pose, judge: _Judge, params) -> Pose:
 
     ICP minimises surface distance, not IoU: on a scaled or wrong candidate it can trade a
     little overlap for a tilt, and the point proxy cannot resolve gains that small. A clear
-    proxy gain is taken as it is; a marginal one is decided by the judge.
+    proxy gain is taken as it is; a marginal one is decided by the judge, and the refined
+    pose must win by judge_min_gain, so that a tilt worth a few sample points never
+    replaces a start that was already right.
     """
-    gain = refined.proxy_iou - start.proxy_iou
     moved = rigid.angle_between(start.rotation, refined.rotation) > params["icp_still_deg"] or (
         np.linalg.norm(start.translation - refined.translation) > params["icp_still_shift"]
     )
     if not moved:
         return start  # ICP stayed put: the start was already where the surfaces meet
+    gain = refined.proxy_iou - start.proxy_iou
     if gain >= params["icp_clear_gain"]:
         return refined
-    if gain < params["proxy_noise"]:
-        return start  # no gain the proxy can see: the start stands
-    refined_iou, start_iou = judge(refined), judge(start)
-    return refined if judge.ok and refined_iou > start_iou + 1e-9 else start
+    if gain <= -params["proxy_noise"]:
+        return start  # clearly worse
+    return refined if judge(refined) > judge(start) + params["judge_min_gain"] else start
 
 
 def _rank(pose: Pose):

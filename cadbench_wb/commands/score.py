@@ -59,6 +59,9 @@ def job_from(args) -> dict:
         from cadbench_wb import cases  # noqa: PLC0415
 
         case = cases.load_case(args.case)
+        from cadbench_wb.commands.case import ensure_built  # noqa: PLC0415
+
+        ensure_built(case)  # a generated reference is built when absent, never rewritten
         job["case"] = case.path
         job["reference"] = case.reference_path
         if args.reference:

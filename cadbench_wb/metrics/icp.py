@@ -107,13 +107,20 @@ class PlaneMatcher:
         translation: np.ndarray,
         iterations: int = 40,
         trim: float = 3.0,
+        moving_normals=None,
     ):
-        """The pose (R, t) that brings moving points onto the reference surface."""
+        """The pose (R, t) that brings moving points onto the reference surface.
+
+        With moving_normals, a pair whose normals disagree (a wall point matched to the
+        floor beside it, near an edge) is left out: such pairs pull against the true pose.
+        """
         for _ in range(iterations):
             current = moving @ rotation.T + translation
             distance, q, n = self.closest(current)
             limit = trim * max(np.median(distance), 1e-9)
             use = distance <= limit
+            if moving_normals is not None:
+                use &= np.einsum("ij,ij->i", moving_normals @ rotation.T, n) > 0.7
             if use.sum() < 12:
                 break
             p, q, n = current[use], q[use], n[use]
@@ -125,7 +132,7 @@ class PlaneMatcher:
             # Damped normal equations: a symmetric part leaves some motions unconstrained
             # (rotation about its axis), and an undamped solve would wander along them.
             normal = a.T @ a
-            damping = 1e-3 * np.trace(normal) / 6 + 1e-30
+            damping = 1e-7 * np.trace(normal) / 6 + 1e-30
             try:
                 step = np.linalg.solve(normal + damping * np.eye(6), a.T @ b)
             except np.linalg.LinAlgError:

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""cadbench case: list, check, build and verify reference cases (cases/<id>/case.yaml)."""
+
+import os
+import subprocess
+import sys
+
+HELP = "list, check, build and verify the reference cases"
+
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def default_root() -> str:
+    """./cases when there is one, else the cases folder of this checkout."""
+    here = os.path.join(os.getcwd(), "cases")
+    return here if os.path.isdir(here) else os.path.join(PACKAGE_PARENT, "cases")
+
+
+def add_arguments(parser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = sub.add_parser("list", help="the cases: id, group, dimensions, candidates")
+    listing.add_argument("--root", help="folder of case folders (default: ./cases)")
+    check = sub.add_parser("check", help="validate case.yaml files (no FreeCAD needed)")
+    check.add_argument("case", nargs="+", metavar="CASE", help="case folder or case.yaml")
+    for name, text in (
+        ("build", "build generated references and candidates that are absent (never rewrites)"),
+        (
+            "verify",
+            "regenerate into a temporary folder and compare by meaning; check each "
+            "dimension's declared spectrum against the reference",
+        ),
+    ):
+        action = sub.add_parser(name, help=text, description=text)
+        action.add_argument("case", nargs="*", metavar="CASE", help="case folders (default: all)")
+        action.add_argument("--root", help="folder of case folders (default: ./cases)")
+
+
+def _chosen(args) -> list:
+    from cadbench_wb import cases  # noqa: PLC0415
+
+    if getattr(args, "case", None):
+        return [cases.load_case(path) for path in args.case]
+    return cases.discover_cases(args.root or default_root())
+
+
+def run(args) -> int:
+    return {"list": _list, "check": _check, "build": _build, "verify": _verify}[args.action](args)
+
+
+def _list(args) -> int:
+    rows = [("id", "group", "anchoring", "dims", "default/extended/none", "candidates", "built")]
+    for case in _chosen(args):
+        declared = [sum(d.spectrum == s for d in case.dimensions) for s in _DECLARED]
+        built = os.path.exists(case.reference_path) and all(
+            os.path.exists(c.path) for c in case.candidates
+        )
+        rows.append(
+            (
+                case.id,
+                case.group or "-",
+                "yes" if case.anchoring else "no",
+                str(len(case.dimensions)),
+                "/".join(str(n) for n in declared),
+                str(len(case.candidates)),
+                "yes" if built else "no",
+            )
+        )
+    _print_table(rows)
+    return 0
+
+
+_DECLARED = ("default", "extended", "none")
+
+
+def _check(args) -> int:
+    from cadbench_wb import cases  # noqa: PLC0415
+
+    for path in args.case:
+        case = cases.load_case(path)
+        print(
+            f"{case.case_file}: ok ({len(case.dimensions)} dimensions, "
+            f"{len(case.candidates)} candidates)"
+        )
+    return 0
+
+
+def _build(args) -> int:
+    from cadbench_wb.app import case_build  # noqa: PLC0415
+
+    for case in _chosen(args):
+        written = case_build.build_missing(case)
+        state = f"built {len(written)} file(s)" if written else "up to date"
+        print(f"{case.id}: {state}")
+        for relative in written:
+            print(f"  {relative}")
+    return 0
+
+
+def _verify(args) -> int:
+    from cadbench_wb.app import case_build  # noqa: PLC0415
+
+    failed = 0
+    for case in _chosen(args):
+        problems, notes = case_build.verify(case)
+        print(f"{case.id}: {'FAIL' if problems else 'ok'}")
+        for line in problems:
+            print(f"  problem: {line}")
+        for line in notes:
+            print(f"  note: {line}")
+        failed += bool(problems)
+    if failed:
+        print(f"{failed} case(s) failed verification", file=sys.stderr)
+        return 1
+    return 0
+
+
+def ensure_built(case) -> None:
+    """Build a case's absent generated files in a child process, so the calling process
+    (the scoring parent) never imports FreeCAD."""
+    if not case.build_script or not case.missing_files():
+        return
+    from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
+    process = subprocess.run(
+        [sys.executable, "-m", "cadbench_wb", "case", "build", case.path],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    if process.returncode != 0:
+        lines = (process.stderr or process.stdout).strip().splitlines()
+        raise CadbenchError(
+            f"{case.id}: building the case failed: {lines[-1] if lines else 'no output'}",
+            "case_build_failed",
+        )
+
+
+def _print_table(rows) -> None:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print(
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        )

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""cadbench drawing-score: a candidate DXF drawing against a gold DXF drawing."""
+
+import sys
+
+HELP = "score a candidate DXF drawing against a gold DXF drawing (geometry, dimensions, text)"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("gold", help="the gold drawing (DXF; DWG has no open reader here)")
+    parser.add_argument("candidate", help="the candidate drawing (DXF)")
+    parser.add_argument("--json", metavar="PATH", help="write the result as JSON ('-' = stdout)")
+    parser.add_argument(
+        "--diagnostic",
+        metavar="PNG",
+        help="write a PNG: matching black, gold-only red, candidate-only blue",
+    )
+    parser.add_argument(
+        "--prohibit",
+        metavar="TYPES",
+        help="comma-separated entity types that make a candidate unscorable "
+        "(replaces the default list; '' allows everything)",
+    )
+
+
+def run(args) -> int:
+    import json  # noqa: PLC0415
+    import os  # noqa: PLC0415
+
+    from cadbench_wb.drafting.score import score_drawings  # noqa: PLC0415
+    from cadbench_wb.errors import UsageError  # noqa: PLC0415
+
+    for option, path in (("--diagnostic", args.diagnostic), ("--json", args.json)):
+        if path and path != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise UsageError(f"{option} {path}: no such folder")
+    prohibited = None
+    if args.prohibit is not None:
+        prohibited = [name.strip() for name in args.prohibit.split(",") if name.strip()]
+    result = score_drawings(
+        args.gold, args.candidate, prohibited=prohibited, diagnostic=args.diagnostic
+    )
+    text = json.dumps(result, indent=2, sort_keys=True)
+    if args.json == "-":
+        print(text)
+    elif args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    if args.json != "-":
+        _print_summary(result)
+    if result["failure"] == "gold_invalid":
+        print(f"cadbench drawing-score: gold_invalid: {result['failure_detail']}", file=sys.stderr)
+        return 4
+    return 0
+
+
+def _print_summary(result: dict) -> None:
+    if result["failure"]:
+        print(f"score 0  failure {result['failure']}: {result['failure_detail']}")
+        return
+    print(
+        f"score {result['score']:.4f}  raw {result['raw']:.4f}  gate {result['geometry_gate']:.4f}"
+    )
+    for name, part in sorted(result["components"].items()):
+        shown = "n/a" if not part["applicable"] else f"{part['value']:.4f}"
+        print(f"  {name:40} {shown}")

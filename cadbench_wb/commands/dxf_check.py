@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""cadbench dxf-check: do a DXF drawing's printed dimensions match its own lines?"""
+
+import sys
+
+HELP = "check that every dimension of a DXF drawing prints what its lines measure"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("file", help="a DXF drawing (DWG has no open reader here)")
+    parser.add_argument("--json", metavar="PATH", help="write the report as JSON ('-' = stdout)")
+    parser.add_argument(
+        "--scale",
+        default="1:1",
+        help="the sheet's scale, e.g. 1:2 (lengths then print twice what their lines "
+        "measure); default 1:1",
+    )
+
+
+def scale_factor(text: str) -> float:
+    """'1:2' -> 2.0 (a half-size sheet prints twice its lines), '2:1' -> 0.5, '2' -> 2.0."""
+    from cadbench_wb.errors import UsageError  # noqa: PLC0415
+
+    try:
+        if ":" in text:
+            sheet, model = (float(part) for part in text.split(":", 1))
+            factor = model / sheet
+        else:
+            factor = float(text)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"--scale {text!r}: give a ratio such as 1:2") from None
+    if not factor > 0 or factor == float("inf"):
+        raise UsageError(f"--scale {text!r}: the scale must be positive")
+    return factor
+
+
+def run(args) -> int:
+    import json  # noqa: PLC0415
+
+    from cadbench_wb.drafting.checks import check_file, failed_report  # noqa: PLC0415
+    from cadbench_wb.drafting.reading import DrawingUnreadable  # noqa: PLC0415
+
+    scale = scale_factor(args.scale)
+    try:
+        report = check_file(args.file, scale)
+        status = 0
+    except DrawingUnreadable as exc:
+        report = failed_report(args.file, exc.reason, exc.detail)
+        status = exc.exit_status
+    text = json.dumps(report, indent=2, sort_keys=True)
+    if args.json == "-":
+        print(text)
+    elif args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    if report["failure"]:
+        print(
+            f"cadbench dxf-check: {report['failure']}: {report['failure_detail']}", file=sys.stderr
+        )
+    elif args.json != "-":
+        _print_summary(report)
+    return status
+
+
+def _print_summary(report: dict) -> None:
+    print(f"{report['path']}: {'OK' if report['ok'] else 'FLAGGED'}")
+    for name, level in report["levels"].items():
+        print(f"  {name} {'ok  ' if level['ok'] else 'FAIL'} {level['title']}")
+        for finding in level["findings"]:
+            print(
+                f"       {finding['severity']}: {finding['code']} ({finding['count']}) "
+                f"{finding['detail']}"
+            )
+    for entry in report["dimensions"]:
+        if not entry["ok"]:
+            print(f"  dimension {entry['handle']}: {entry['reason']}: {entry['detail']}")

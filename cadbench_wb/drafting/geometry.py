@@ -1,0 +1,342 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""A drawing's part geometry as weighted sample points (seed 001's 2D geometry cloud).
+
+Model-space curves (LINE, LWPOLYLINE/POLYLINE with bulges, ARC, CIRCLE, ELLIPSE, SPLINE and
+the content of block INSERTs with their transforms) are flattened to polylines and
+resampled at one physical interval; each sample carries the curve length it stands for, so
+how a path is segmented does not change the cloud. Annotation (DIMENSION, LEADER,
+MULTILEADER, text, hatch fill) is not geometry. Isolated lines that cross the object
+without ending on another edge are centre lines or centre marks and are left out.
+"""
+
+import dataclasses
+import math
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+_MAX_DEPTH = 16
+_ARC_TYPES = ("ARC", "CIRCLE")
+_PATH_TYPES = ("ELLIPSE", "SPLINE", "POLYLINE", "LWPOLYLINE")
+# Flattening chord error, as a fraction of the drawing's own diagonal (well below the
+# 0.002 match distance, so flattening never decides a match).
+_SAGITTA_REL = 1e-4
+_NEIGHBOURS = 8
+
+
+@dataclasses.dataclass
+class Curves:
+    """Sample points of a drawing's curves. ``curve`` numbers the source polyline of each
+    sample; ``bbox`` is (xmin, ymin, xmax, ymax) of the curves, None when there are none."""
+
+    points: np.ndarray
+    weights: np.ndarray
+    curve: np.ndarray
+    bbox: np.ndarray | None
+    interval: float
+    counts: dict
+    # Vertices and arc centres, and the straight segments as drawn (dxf-check's anchors).
+    anchors: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 2)))
+    straight: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 4)))
+    circles: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 3)))
+
+    @property
+    def center(self) -> np.ndarray:
+        return (self.bbox[:2] + self.bbox[2:]) / 2 if self.bbox is not None else np.zeros(2)
+
+    @property
+    def diagonal(self) -> float:
+        if self.bbox is None:
+            return 0.0
+        return float(math.hypot(*(self.bbox[2:] - self.bbox[:2])))
+
+
+@dataclasses.dataclass
+class _Collected:
+    lines: list  # [x0, y0, x1, y1] per LINE
+    polylines: list  # (k, 2) arrays
+    arcs: list  # (cx, cy, r, start_deg, end_deg, affine or None)
+    paths: list  # (ezdxf Path, affine or None)
+    counts: dict
+
+
+def _affine(matrix) -> np.ndarray:
+    """ezdxf's Matrix44 as a numpy array (row vectors: p' = p @ m)."""
+    return np.array(list(matrix), dtype=float).reshape(4, 4)
+
+
+def _apply(points: np.ndarray, affine: np.ndarray | None) -> np.ndarray:
+    if affine is None:
+        return points
+    return points @ affine[:2, :2] + affine[3, :2]
+
+
+def _collect(doc, layout) -> _Collected:
+    """Walk a layout and its INSERTs once; nothing is flattened yet (the sagitta depends
+    on the drawing's size, known only at the end)."""
+    from ezdxf import path as ezpath  # noqa: PLC0415
+
+    found = _Collected([], [], [], [], {"entities": 0, "ignored": 0, "inserts": 0})
+    counts = found.counts
+
+    def add(entity, matrix, depth):
+        kind = entity.dxftype()
+        counts["entities"] += 1
+        if kind == "LINE":
+            start, end = entity.dxf.start, entity.dxf.end
+            if matrix is None:
+                found.lines.append((start.x, start.y, end.x, end.y))
+            else:
+                found.polylines.append(
+                    _apply(np.array([[start.x, start.y], [end.x, end.y]]), matrix)
+                )
+        elif kind in _ARC_TYPES and tuple(entity.dxf.extrusion) == (0.0, 0.0, 1.0):
+            center = entity.dxf.center
+            start, end = (
+                (0.0, 360.0) if kind == "CIRCLE" else (entity.dxf.start_angle, entity.dxf.end_angle)
+            )
+            found.arcs.append((center.x, center.y, entity.dxf.radius, start, end, matrix))
+        elif (
+            kind == "LWPOLYLINE"
+            and not any(entity.get_points("b"))
+            and (tuple(entity.dxf.extrusion) == (0.0, 0.0, 1.0))
+        ):
+            points = np.array(entity.get_points("xy"), dtype=float).reshape(-1, 2)
+            if entity.closed and len(points) > 1:
+                points = np.vstack([points, points[:1]])
+            found.polylines.append(_apply(points, matrix))
+        elif kind in _ARC_TYPES or kind in _PATH_TYPES:
+            try:
+                curve = ezpath.make_path(entity)
+            except Exception:  # noqa: BLE001 - polyface meshes and broken splines: no curve
+                counts["ignored"] += 1
+                return
+            found.paths.append((curve, matrix))
+        elif kind == "INSERT" and depth < _MAX_DEPTH:
+            counts["inserts"] += 1
+            block = doc.blocks.get(entity.dxf.name)
+            if block is None:
+                return
+            for placed in entity.multi_insert() if entity.mcount > 1 else (entity,):
+                inner = _affine(placed.matrix44())
+                composed = inner if matrix is None else inner @ matrix
+                for child in block:
+                    add(child, composed, depth + 1)
+        else:
+            counts["ignored"] += 1
+
+    for entity in layout:
+        add(entity, None, 0)
+    return found
+
+
+def _bbox_of(found: _Collected) -> np.ndarray | None:
+    lows, highs = [], []
+    if found.lines:
+        lines = np.asarray(found.lines, dtype=float)
+        both = np.vstack([lines[:, :2], lines[:, 2:]])
+        lows.append(both.min(axis=0))
+        highs.append(both.max(axis=0))
+    for points in found.polylines:
+        if len(points):
+            lows.append(points.min(axis=0))
+            highs.append(points.max(axis=0))
+    for cx, cy, r, _a0, _a1, matrix in found.arcs:
+        corners = _apply(np.array([[cx - r, cy - r], [cx + r, cy + r]]), matrix)
+        lows.append(corners.min(axis=0))
+        highs.append(corners.max(axis=0))
+    for curve, matrix in found.paths:
+        vertices = np.array([(v.x, v.y) for v in curve.control_vertices()], dtype=float).reshape(
+            -1, 2
+        )
+        if len(vertices):
+            vertices = _apply(vertices, matrix)
+            lows.append(vertices.min(axis=0))
+            highs.append(vertices.max(axis=0))
+    if not lows:
+        return None
+    return np.concatenate([np.min(lows, axis=0), np.max(highs, axis=0)])
+
+
+def _arc_anchors(arc) -> np.ndarray:
+    """Centre and end points of an ARC (the centre only for a CIRCLE)."""
+    cx, cy, r, start, end, _affine_ = arc
+    if (end - start) % 360.0 == 0.0:
+        return np.array([[cx, cy]])
+    angles = np.radians([start, end])
+    ends = np.column_stack([cx + r * np.cos(angles), cy + r * np.sin(angles)])
+    return np.vstack([[cx, cy], ends])
+
+
+def _placed_circle(arc) -> tuple[float, float, float]:
+    """(cx, cy, r) of an ARC/CIRCLE after its INSERT transforms (uniform scale assumed)."""
+    cx, cy, r, _start, _end, affine = arc
+    if affine is None:
+        return cx, cy, r
+    ((x, y),) = _apply(np.array([[cx, cy]]), affine)
+    return float(x), float(y), r * math.sqrt(abs(np.linalg.det(affine[:2, :2])))
+
+
+def _arc_points(cx, cy, r, start, end, sagitta) -> np.ndarray:
+    sweep = (end - start) % 360.0 or 360.0
+    if r <= 0:
+        return np.array([[cx, cy], [cx, cy]])
+    step = 2 * math.degrees(math.acos(max(-1.0, 1 - min(sagitta / r, 2.0)))) or 1.0
+    count = int(min(720, max(4, math.ceil(sweep / step))))
+    angles = np.radians(start + np.linspace(0.0, sweep, count + 1))
+    return np.column_stack([cx + r * np.cos(angles), cy + r * np.sin(angles)])
+
+
+def _polylines(found: _Collected, sagitta: float) -> tuple[list, np.ndarray]:
+    """Every curve as an (k, 2) vertex array, and which of them are single straight lines."""
+    polylines, is_line = [], []
+    for points in found.polylines:
+        if len(points) >= 2:
+            polylines.append(points)
+            is_line.append(len(points) == 2)
+    for cx, cy, r, start, end, matrix in found.arcs:
+        polylines.append(_apply(_arc_points(cx, cy, r, start, end, sagitta), matrix))
+        is_line.append(False)
+    for curve, matrix in found.paths:
+        try:
+            vertices = np.array(
+                [(v.x, v.y) for v in curve.flattening(sagitta)], dtype=float
+            ).reshape(-1, 2)
+        except Exception:  # noqa: BLE001 - a degenerate spline flattens to nothing
+            continue
+        if len(vertices) >= 2:
+            polylines.append(_apply(vertices, matrix))
+            is_line.append(len(vertices) == 2)
+    return polylines, np.asarray(is_line, dtype=bool)
+
+
+def _segments(found: _Collected, polylines: list) -> tuple[np.ndarray, np.ndarray, int]:
+    """(starts/ends as (S, 4), curve index per segment, number of curves); LINEs first."""
+    parts, ids = [], []
+    lines = np.asarray(found.lines, dtype=float).reshape(-1, 4)
+    parts.append(lines)
+    ids.append(np.arange(len(lines)))
+    next_id = len(lines)
+    for points in polylines:
+        if len(points) < 2:
+            continue
+        parts.append(np.hstack([points[:-1], points[1:]]))
+        ids.append(np.full(len(points) - 1, next_id))
+        next_id += 1
+    return np.vstack(parts), np.concatenate(ids), next_id
+
+
+def curves_of(
+    doc,
+    interval_rel: float,
+    cap: int,
+    interval: float | None = None,
+    *,
+    layout=None,
+    centre_lines: bool = False,
+) -> Curves:
+    """Sample a drawing's geometry (model space unless ``layout`` is given). ``interval``
+    (drawing units) is the gold's; None means this drawing sets its own from its diagonal.
+    Centre lines are dropped unless ``centre_lines`` is true."""
+    found = _collect(doc, layout if layout is not None else doc.modelspace())
+    bbox = _bbox_of(found)
+    diagonal = float(math.hypot(*(bbox[2:] - bbox[:2]))) if bbox is not None else 0.0
+    polylines, polyline_is_line = _polylines(found, max(diagonal, 1e-9) * _SAGITTA_REL)
+    segments, curve_of_segment, curve_count = _segments(found, polylines)
+    is_line = np.concatenate([np.ones(len(found.lines), bool), polyline_is_line])
+    if interval is None:
+        interval = max(diagonal * interval_rel, 1e-9)
+    counts = dict(found.counts, curves=int(curve_count))
+    points, weights, curve, used = _resampled(
+        segments, curve_of_segment, curve_count, interval, cap
+    )
+    curves = Curves(points, weights, curve, None, used, counts)
+    curves.straight = np.vstack(
+        [np.asarray(found.lines, dtype=float).reshape(-1, 4)]
+        + [np.hstack([p[:-1], p[1:]]) for p in found.polylines if len(p) >= 2]
+    )
+    curves.anchors = np.vstack(
+        [curves.straight[:, :2], curves.straight[:, 2:]]
+        + [_apply(_arc_anchors(arc), arc[5]) for arc in found.arcs]
+    )
+    curves.circles = np.array([_placed_circle(arc) for arc in found.arcs]).reshape(-1, 3)
+    if centre_lines:
+        kept = np.unique(curves.curve)
+        curves.counts["centre_lines"] = 0
+    else:
+        kept = _drop_centre_lines(curves, segments, curve_of_segment, is_line)
+    counts["samples"] = int(len(curves.points))
+    # The bounding box is the part's, centre lines (which overhang the outline) excluded.
+    kept_segments = segments[np.isin(curve_of_segment, kept)] if len(segments) else segments
+    if len(kept_segments):
+        ends = np.vstack([kept_segments[:, :2], kept_segments[:, 2:]])
+        curves.bbox = np.concatenate([ends.min(axis=0), ends.max(axis=0)])
+    return curves
+
+
+def _resampled(segments, curve_of_segment, curve_count, interval, cap):
+    """Midpoints of equal subdivisions of every curve at about ``interval`` spacing; the
+    interval grows when a drawing would need more than ``cap`` samples."""
+    if len(segments) == 0:
+        empty = np.zeros((0, 2))
+        return empty, np.zeros(0), np.zeros(0, int), interval
+    lengths = np.hypot(segments[:, 2] - segments[:, 0], segments[:, 3] - segments[:, 1])
+    curve_length = np.bincount(curve_of_segment, lengths, minlength=curve_count)
+    while True:
+        per_curve = np.where(curve_length > 0, np.ceil(curve_length / interval), 0).astype(np.int64)
+        if per_curve.sum() <= cap:
+            break
+        interval *= per_curve.sum() / cap * 1.01
+    offsets = np.concatenate([[0.0], np.cumsum(curve_length)[:-1]])
+    curve = np.repeat(np.arange(curve_count), per_curve)
+    first = np.concatenate([[0], np.cumsum(per_curve)[:-1]])
+    index_in_curve = np.arange(len(curve)) - np.repeat(first, per_curve)
+    step = curve_length[curve] / per_curve[curve]
+    position = offsets[curve] + (index_in_curve + 0.5) * step
+    ends = np.cumsum(lengths)
+    segment = np.clip(np.searchsorted(ends, position, side="right"), 0, len(segments) - 1)
+    start_of_segment = ends[segment] - lengths[segment]
+    t = np.where(lengths[segment] > 0, (position - start_of_segment) / lengths[segment], 0.0)
+    t = np.clip(t, 0.0, 1.0)[:, None]
+    points = segments[segment, :2] * (1 - t) + segments[segment, 2:] * t
+    return points, step, curve, interval
+
+
+def _drop_centre_lines(curves: Curves, segments, curve_of_segment, is_line) -> np.ndarray:
+    """Seed 001: an isolated straight line whose two ends touch no other curve but which
+    crosses the object is a centre line or centre mark, not part geometry. Returns the
+    numbers of the curves kept."""
+    curves.counts["centre_lines"] = 0
+    every = np.unique(curves.curve)
+    if len(curves.points) == 0 or not is_line.any():
+        return every
+    tree = cKDTree(curves.points)
+    reach = curves.interval * 1.5
+    line_ids = np.flatnonzero(is_line)
+    first_segment = np.searchsorted(curve_of_segment, line_ids)
+    ends = np.vstack([segments[first_segment, :2], segments[first_segment, 2:]])
+    owners = np.concatenate([line_ids, line_ids])
+    distance, index = tree.query(ends, k=_NEIGHBOURS, distance_upper_bound=reach)
+    valid = np.isfinite(distance)
+    neighbour_curve = curves.curve[np.minimum(index, len(curves.curve) - 1)]
+    touches = (valid & (neighbour_curve != owners[:, None])).any(axis=1)
+    free = ~touches[: len(line_ids)] & ~touches[len(line_ids) :]
+    suspects = line_ids[free]
+    if len(suspects) == 0:
+        return every
+    mine = np.isin(curves.curve, suspects)
+    distance, index = tree.query(curves.points[mine], k=_NEIGHBOURS, distance_upper_bound=reach)
+    valid = np.isfinite(distance)
+    neighbour_curve = curves.curve[np.minimum(index, len(curves.curve) - 1)]
+    crossing_sample = (valid & (neighbour_curve != curves.curve[mine][:, None])).any(axis=1)
+    crossing = np.unique(curves.curve[mine][crossing_sample])
+    if len(crossing) == 0:
+        return every
+    keep = ~np.isin(curves.curve, crossing)
+    curves.points, curves.weights, curves.curve = (
+        curves.points[keep],
+        curves.weights[keep],
+        curves.curve[keep],
+    )
+    curves.counts["centre_lines"] = int(len(crossing))
+    return np.setdiff1d(every, crossing)

@@ -1,0 +1,267 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""A candidate DXF drawing against a gold DXF drawing (seed 001's 2D vector-semantic path).
+
+    raw   = weighted mean of the applicable components
+            (0.60 geometry, 0.25 dimensions, 0.10 standalone text, 0.05 registered visual)
+    gate  = 0.35 + 0.65 * geometry_similarity
+    score = min(raw, gate)
+
+A component the gold does not have (no dimensions, no standalone text) is not applicable
+and the other weights renormalise: nothing is awarded for free. A candidate that cannot be
+scored gets 0 and a named failure reason.
+"""
+
+import copy
+import hashlib
+import json
+import os
+
+from cadbench_wb import standard
+from cadbench_wb.drafting import annotations, geometry, matching, raster
+from cadbench_wb.drafting.reading import DrawingUnreadable, file_format, read_drawing
+
+SCHEMA = "cadbench.drawing-score/1"
+FAILURE_REASONS = (
+    "missing_candidate",
+    "unreadable_dxf",
+    "empty_model_space",
+    "prohibited_entity",
+    "external_reference",
+    "render_failed",
+    "gold_invalid",
+)
+COMPONENTS = (
+    "geometry_similarity",
+    "dimension_similarity",
+    "standalone_text_annotation_similarity",
+    "registered_visual_similarity",
+)
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_SCORER_SOURCES = ("drafting", "commands/drawing_score.py")
+
+
+class ScoreFailure(Exception):
+    def __init__(self, reason: str, detail: str):
+        assert reason in FAILURE_REASONS, reason
+        super().__init__(detail)
+        self.reason, self.detail = reason, detail
+
+
+def scorer_config(prohibited: list[str] | None = None) -> dict:
+    """The standard in force: DRAWING_2D, the dimension tolerances, the prohibited list."""
+    config = copy.deepcopy(standard.DRAWING_2D)
+    if prohibited is not None:
+        config["prohibited_entities"] = sorted({name.upper() for name in prohibited})
+    config["linear_tolerance"] = [standard.LINEAR_TOLERANCE_ABS_MM, standard.LINEAR_TOLERANCE_REL]
+    config["angular_tolerance_deg"] = standard.ANGULAR_TOLERANCE_DEG
+    return config
+
+
+def scorer_config_hash(config: dict) -> str:
+    """16 hex digits over the scorer's source files and its configuration."""
+    hasher = hashlib.sha256()
+    files = []
+    for source in _SCORER_SOURCES:
+        path = os.path.join(_PACKAGE_DIR, source)
+        if os.path.isdir(path):
+            files += [os.path.join(path, f) for f in os.listdir(path) if f.endswith(".py")]
+        elif os.path.isfile(path):
+            files.append(path)
+    for path in sorted(files, key=lambda p: os.path.relpath(p, _PACKAGE_DIR)):
+        rel = os.path.relpath(path, _PACKAGE_DIR).replace(os.sep, "/")
+        with open(path, "rb") as handle:
+            content = handle.read().replace(b"\r\n", b"\n")
+        hasher.update(rel.encode() + b"\0" + hashlib.sha256(content).digest())
+    hasher.update(json.dumps(config, sort_keys=True).encode())
+    return hasher.hexdigest()[:16]
+
+
+def _file_facts(path: str) -> dict:
+    facts = {"path": path, "sha256": None, "format": None}
+    if os.path.isfile(path):
+        with open(path, "rb") as handle:
+            facts["sha256"] = hashlib.sha256(handle.read()).hexdigest()
+        facts["format"] = file_format(path)
+    return facts
+
+
+def _blocks_reached(doc):
+    """Model space and every block it places, each once."""
+    seen, pending, layouts = set(), [doc.modelspace()], []
+    while pending:
+        layout = pending.pop()
+        layouts.append(layout)
+        for insert in layout.query("INSERT"):
+            name = insert.dxf.name
+            block = doc.blocks.get(name)
+            if block is not None and name not in seen:
+                seen.add(name)
+                pending.append(block)
+    return layouts, seen
+
+
+def _admission(doc, prohibited: list[str]) -> None:
+    """Raise ScoreFailure for prohibited entities or external references."""
+    layouts, names = _blocks_reached(doc)
+    found = sorted({e.dxftype() for layout in layouts for e in layout} & set(prohibited))
+    if found:
+        raise ScoreFailure("prohibited_entity", f"prohibited entity types: {', '.join(found)}")
+    external = sorted(
+        name
+        for name in names
+        if doc.blocks.get(name).block.is_xref or doc.blocks.get(name).block.is_xref_overlay
+    )
+    if external:
+        raise ScoreFailure(
+            "external_reference", f"external references (XREF blocks): {', '.join(external)}"
+        )
+
+
+def _read_gold(path: str):
+    try:
+        doc = read_drawing(path)
+    except DrawingUnreadable as exc:
+        raise ScoreFailure("gold_invalid", f"gold {exc.reason}: {exc.detail}") from None
+    try:
+        _admission(doc, [])
+    except ScoreFailure as exc:
+        raise ScoreFailure("gold_invalid", f"gold {exc.reason}: {exc}") from None
+    return doc
+
+
+def _read_candidate(path: str, prohibited: list[str]):
+    if not os.path.isfile(path):
+        raise ScoreFailure("missing_candidate", f"{path}: no such file")
+    try:
+        doc = read_drawing(path)
+    except DrawingUnreadable as exc:
+        if exc.reason == "empty_model_space":
+            raise ScoreFailure("empty_model_space", exc.detail) from None
+        raise ScoreFailure("unreadable_dxf", f"{exc.reason}: {exc.detail}") from None
+    _admission(doc, prohibited)
+    return doc
+
+
+def _rounded(value, digits: int = standard.SIGNIFICANT_DIGITS):
+    if isinstance(value, float):
+        return float(f"{value:.{digits}g}")
+    if isinstance(value, dict):
+        return {k: _rounded(v, digits) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_rounded(v, digits) for v in value]
+    return value
+
+
+def _result(gold_path, candidate_path, config) -> dict:
+    return {
+        "schema": SCHEMA,
+        "score": 0.0,
+        "failure": None,
+        "failure_detail": None,
+        "raw": None,
+        "geometry_gate": None,
+        "components": {
+            name: {
+                "value": None,
+                "applicable": None,
+                "weight": config["weights"][name],
+                "counts": {},
+            }
+            for name in COMPONENTS
+        },
+        "gold": _file_facts(gold_path),
+        "candidate": _file_facts(candidate_path),
+        "diagnostic": None,
+        "scorerConfigHash": scorer_config_hash(config),
+    }
+
+
+def score_drawings(
+    gold_path: str,
+    candidate_path: str,
+    *,
+    prohibited: list[str] | None = None,
+    diagnostic: str | None = None,
+) -> dict:
+    """The score JSON (as a dict) of a candidate drawing against its gold drawing."""
+    config = scorer_config(prohibited)
+    result = _result(gold_path, candidate_path, config)
+    try:
+        _score_into(result, gold_path, candidate_path, config, diagnostic)
+    except ScoreFailure as exc:
+        result["score"], result["failure"], result["failure_detail"] = 0.0, exc.reason, str(exc)
+    return _rounded(result)
+
+
+def _interpreted(failure: str, what, *args):
+    """Run one reading step; a drawing whose content ezdxf cannot interpret fails with
+    ``failure`` instead of breaking the scorer (seed 001: no escape by crashing it)."""
+    try:
+        return what(*args)
+    except ScoreFailure:
+        raise
+    except Exception as exc:  # noqa: BLE001 - malformed entities raise anything
+        raise ScoreFailure(failure, f"cannot interpret: {type(exc).__name__}: {exc}") from None
+
+
+def _score_into(result, gold_path, candidate_path, config, diagnostic) -> None:
+    gold_doc = _read_gold(gold_path)
+    candidate_doc = _read_candidate(candidate_path, config["prohibited_entities"])
+    interval_rel, cap = config["sample_interval_rel"], config["sample_cap"]
+    gold = _interpreted("gold_invalid", geometry.curves_of, gold_doc, interval_rel, cap)
+    if len(gold.points) == 0:
+        raise ScoreFailure("gold_invalid", "the gold drawing has no curves in model space")
+    candidate = _interpreted(
+        "unreadable_dxf", geometry.curves_of, candidate_doc, interval_rel, cap, gold.interval
+    )
+    diagonal = gold.diagonal
+    full = max(config["match_distance_abs"], config["match_distance_rel"] * diagonal, gold.interval)
+    geometry_part = matching.geometry_similarity(gold, candidate, full, config["soft_falloff"])
+    offset = geometry_part.pop("offset")
+
+    gold_dims, gold_texts = _interpreted("gold_invalid", annotations.annotations_of, gold_doc)
+    candidate_dims, candidate_texts = _interpreted(
+        "unreadable_dxf", annotations.annotations_of, candidate_doc
+    )
+    radius = config["placement_radius_rel"] * diagonal
+    shares = config["measurement_share"], config["placement_share"]
+    dims = matching.matched_similarity(gold_dims, candidate_dims, offset, radius, *shares)
+    texts = matching.matched_similarity(gold_texts, candidate_texts, offset, radius, *shares)
+
+    try:
+        gold_strokes = raster.recorded_strokes(gold_doc)
+    except raster.RenderFailed as exc:
+        raise ScoreFailure("gold_invalid", f"the gold drawing does not render: {exc}") from None
+    try:
+        candidate_strokes = raster.recorded_strokes(candidate_doc)
+    except raster.RenderFailed as exc:
+        raise ScoreFailure("render_failed", str(exc)) from None
+    side = float(max(gold.bbox[2:] - gold.bbox[:2]))
+    visual = raster.visual_similarity(gold_strokes, candidate_strokes, config, side)
+
+    parts = {
+        "geometry_similarity": (geometry_part, True),
+        "dimension_similarity": (dims, len(gold_dims) > 0),
+        "standalone_text_annotation_similarity": (texts, len(gold_texts) > 0),
+        "registered_visual_similarity": (visual, True),
+    }
+    weighted, weights = 0.0, 0.0
+    for name, (part, applicable) in parts.items():
+        entry = result["components"][name]
+        entry["applicable"] = applicable
+        entry["counts"] = part["counts"]
+        entry["value"] = float(part["value"]) if applicable else None
+        if applicable:
+            weighted += config["weights"][name] * part["value"]
+            weights += config["weights"][name]
+    raw = weighted / weights
+    gate = config["gate_floor"] + config["gate_slope"] * geometry_part["value"]
+    result["raw"], result["geometry_gate"] = raw, gate
+    result["score"] = min(raw, gate)
+    if diagnostic:
+        caption = (
+            f"black: matching  red: gold only  blue: candidate only   "
+            f"visual {visual['value']:.3f}  score {result['score']:.3f}"
+        )
+        raster.write_diagnostic(diagnostic, visual["masks"], caption)
+        result["diagnostic"] = diagnostic
