@@ -59,6 +59,23 @@ def dimension_stage(context) -> None:
     result["verdicts"][METRIC] = entry
 
 
+def reference_stage(reference, case, options: dict, result: dict) -> None:
+    """On a failed delivery: whether the metric applies, and the case's ceiling, which
+    belongs to the case and the reference, not to the missing candidate."""
+    if case is None or not case.dimensions:
+        _not_applicable(
+            result,
+            "no case: no target dimensions" if case is None else "the case lists no dimensions",
+        )
+        return
+    mode = options.get("spectrum") or "default"
+    spectrum = spectrum_of(reference.shape, mode)
+    outcomes = dims.outcomes(case.dimensions, spectrum, spectrum)
+    coverage = dims.coverage(outcomes)
+    result["referenceCoverage"] = coverage
+    result["verdicts"][METRIC]["ceiling"] = coverage
+
+
 def _not_applicable(result: dict, reason: str) -> None:
     result["dimensionRecall"] = None
     result["referenceCoverage"] = None

@@ -75,6 +75,7 @@ def score_files(
         failed["reference"].update(ref.summary())
         if case is not None:
             failed["case"] = result["case"]
+        _reference_stages(ref, case, options, failed, requested)
         return results.finish(failed)
     timing["load_candidate"] = time.perf_counter() - t0
     result["candidate"].update(cand.summary())
@@ -100,12 +101,25 @@ def score_files(
     return results.finish(result)
 
 
+def _reference_stages(reference, case, options: dict, result: dict, requested) -> None:
+    """On a failed delivery, let each metric say whether it applies to this case at all
+    (threadMatch on a part without threads does not, and stays out of every mean) and
+    report the case's ceilings, through an optional reference_stage() of its module."""
+    for metric, target in STAGES:
+        if metric not in requested:
+            continue
+        module_name = target.split(":")[0]
+        function = _stage_function(f"{module_name}:reference_stage", optional=True)
+        if function is not None:
+            function(reference, case, options, result)
+
+
 def _public(options: dict) -> dict:
     """Options that change figures go into the result and fingerprint; paths do not."""
     return {k: v for k, v in sorted(options.items()) if k in ("only", "no_align", "spectrum")}
 
 
-def _stage_function(target: str):
+def _stage_function(target: str, optional: bool = False):
     module_name, function_name = target.split(":")
     try:
         module = importlib.import_module(module_name)
@@ -113,7 +127,7 @@ def _stage_function(target: str):
         if exc.name == module_name:
             return None  # that metric is not built yet
         raise
-    return getattr(module, function_name)
+    return getattr(module, function_name, None) if optional else getattr(module, function_name)
 
 
 def shape_stage(context: Context) -> None:
