@@ -49,7 +49,8 @@ bench: setup
 screenshots: setup
 	$(PY) tools/screenshots.py --out out/screenshots
 
-install-wb:
+# The workbench scores through the venv (runner.py finds .venv/bin/python from FreeCAD).
+install-wb: setup
 	@mod="$${FREECAD_USER_MOD:-$$HOME/.local/share/FreeCAD/Mod}"; mkdir -p "$$mod"; \
 	  ln -sfn "$(CURDIR)" "$$mod/cadbench"; echo "linked $(CURDIR) -> $$mod/cadbench"
 

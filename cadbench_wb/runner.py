@@ -27,10 +27,15 @@ KERNEL_CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SI
 
 def python_for_children() -> str:
     """An interpreter that can run the worker: this one, unless this is FreeCAD's binary."""
+    explicit = os.environ.get("CADBENCH_PYTHON")
+    if explicit:
+        return explicit
     exe = sys.executable or ""
     if os.path.basename(exe).lower().startswith("python"):
         return exe
+    # Inside FreeCAD's GUI the checkout's venv holds the dependencies FreeCAD's Python lacks.
     for candidate in (
+        os.path.join(PACKAGE_PARENT, ".venv", "bin", "python"),
         os.path.join(sys.prefix, "bin", "python3"),
         shutil.which("python3"),
         "/usr/bin/python3",
@@ -40,36 +45,64 @@ def python_for_children() -> str:
     raise UsageError("no Python interpreter found to run the scoring worker")
 
 
-def _limits(memory_mb: int):
+def child_environment() -> dict:
+    """The environment of a scoring child: this package importable, one OpenMP thread."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH", "")) if p)
+    env.setdefault("OMP_NUM_THREADS", "1")
+    return env
+
+
+def _limits(memory_mb: int, timeout: float | None = None):
+    """Run in the child before exec: its own process group, its memory limit, and two ways
+    to die with its parent, so that a killed scorer never leaves a kernel job running."""
+
     def apply():
+        import resource  # noqa: PLC0415
+
         os.setsid()
         if memory_mb:
-            import resource  # noqa: PLC0415
-
             limit = memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        if timeout:
+            # CPU seconds can only be fewer than wall seconds: a backstop for when the
+            # parent that would enforce the wall-clock limit is gone.
+            seconds = int(timeout) + 30
+            resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+        _die_with_parent()
 
     return apply
+
+
+def _die_with_parent() -> None:
+    """Linux: SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG)."""
+    try:
+        import ctypes  # noqa: PLC0415
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the CPU limit remains the backstop
 
 
 def run_job(
     job: dict,
     timeout: float = standard.DEFAULT_TIMEOUT_S,
     memory_mb: int = standard.DEFAULT_MEMORY_MB,
+    on_start=None,
 ) -> dict:
     """The worker's outcome: {"result": ...} or {"error": ...}; failures of the child
-    are turned into a candidate failure result, ReferenceInvalid or WorkerLost."""
+    are turned into a candidate failure result, ReferenceInvalid or WorkerLost.
+
+    on_start(process, stage_path), if given, is called once the child runs: the GUI polls
+    the stage file for progress and cancels by killing the child's process group."""
     with tempfile.TemporaryDirectory(prefix="cadbench-job-") as tmp:
         job_path = os.path.join(tmp, "job.json")
         result_path = os.path.join(tmp, "result.json")
         stage_path = os.path.join(tmp, "stage.txt")
         with open(job_path, "w") as handle:
             json.dump(job, handle)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (PACKAGE_PARENT, env.get("PYTHONPATH", "")) if p
-        )
-        env.setdefault("OMP_NUM_THREADS", "1")
+        env = child_environment()
         started = time.perf_counter()
         with open(os.path.join(tmp, "log.txt"), "wb") as log:
             process = subprocess.Popen(
@@ -85,9 +118,11 @@ def run_job(
                 stdout=log,
                 stderr=log,
                 env=env,
-                preexec_fn=_limits(memory_mb),
+                preexec_fn=_limits(memory_mb, timeout),
                 cwd=os.getcwd(),
             )
+            if on_start is not None:
+                on_start(process, stage_path)
             timed_out = False
             try:
                 process.wait(timeout=timeout)
@@ -103,18 +138,17 @@ def run_job(
                 outcome["result"].setdefault("timing", {})["process"] = round(elapsed, 4)
             return outcome
         log_tail = _read(os.path.join(tmp, "log.txt"))[-400:].strip().replace("\n", " | ")
-    return _outcome_of_death(
-        job, process.returncode, timed_out, stage, timeout, memory_mb, log_tail
-    )
+    return outcome_of_death(job, process.returncode, timed_out, stage, timeout, memory_mb, log_tail)
 
 
-def _outcome_of_death(job, returncode, timed_out, stage, timeout, memory_mb, log_tail) -> dict:
+def outcome_of_death(job, returncode, timed_out, stage, timeout, memory_mb, log_tail) -> dict:
+    """Whose fault a child's death was, from its stage (shared with campaign/pool.py)."""
     on_reference = stage in ("start", "reference")
     if timed_out:
         what = f"no result within {timeout:g} s while in stage '{stage}'"
         if on_reference:
             raise ReferenceInvalid(f"the reference timed out: {what}")
-        return _candidate_failure(job, "timeout", what)
+        return candidate_failure(job, "timeout", what)
     signum = -returncode if returncode and returncode < 0 else None
     if signum in KERNEL_CRASH_SIGNALS or (returncode and returncode > 0):
         name = signal.Signals(signum).name if signum else f"exit status {returncode}"
@@ -123,12 +157,12 @@ def _outcome_of_death(job, returncode, timed_out, stage, timeout, memory_mb, log
             what += f" after exceeding the {memory_mb} MB memory limit"
         if on_reference:
             raise ReferenceInvalid(f"{what}; log: {log_tail}")
-        return _candidate_failure(job, "evaluator_error", what)
+        return candidate_failure(job, "evaluator_error", what)
     name = signal.Signals(signum).name if signum else "no result file"
     raise WorkerLost(f"the scoring process was ended from outside ({name}) in stage '{stage}'")
 
 
-def _candidate_failure(job, reason, detail) -> dict:
+def candidate_failure(job, reason, detail) -> dict:
     options = job.get("options") or {}
     requested = results.requested_metrics(options.get("only"))
     public = {k: v for k, v in sorted(options.items()) if k in ("only", "no_align", "spectrum")}

@@ -1,18 +1,38 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Workbench set-up: commands are registered lazily when the workbench is first activated."""
+"""Workbench set-up, called from InitGui.py: commands, toolbar, menu and translations are
+registered when the workbench is first activated, so FreeCAD's start-up stays cheap."""
 
-COMMANDS: list[str] = []
+import os
+
+from cadbench_wb import resources
+
+TOOLBAR = "cadbench"
+MENU = "&cadbench"
 
 
 def initialize(workbench) -> None:
-    if COMMANDS:
-        workbench.appendToolbar("cadbench", COMMANDS)
-        workbench.appendMenu("cadbench", COMMANDS)
+    import FreeCADGui  # noqa: PLC0415
+
+    from cadbench_wb.gui import commands  # noqa: PLC0415
+
+    translations = os.path.join(resources.ROOT, "resources", "translations")
+    if os.path.isdir(translations):
+        FreeCADGui.addLanguagePath(translations)
+        FreeCADGui.updateLocale()
+    commands.register()
+    workbench.appendToolbar(TOOLBAR, commands.TOOLBAR)
+    workbench.appendMenu(MENU, commands.MENU)
 
 
 def activated(workbench) -> None:
-    pass
+    from cadbench_wb.gui import panel  # noqa: PLC0415
+
+    panel.panel()
 
 
 def deactivated(workbench) -> None:
-    pass
+    from cadbench_wb.gui import panel  # noqa: PLC0415
+
+    found = panel.dock(create=False)
+    if found is not None and not found.widget().is_busy():
+        found.hide()

@@ -76,3 +76,48 @@ def test_json_file_output(models, tmp_path):
     assert status == 0
     assert "Shape fidelity" in out
     assert json.loads(target.read_text())["shapeIoU"] == pytest.approx(1.0, abs=0.002)
+
+
+def _children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(p) for p in handle.read().split()]
+    except OSError:
+        return []
+
+
+def test_killing_the_scorer_leaves_no_kernel_job_behind(models):
+    """A scorer killed with SIGKILL must not leave its child measuring on (an orphan)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import ROOT
+
+    env = dict(os.environ, CADBENCH_FAULT="hang:alignment")
+    parent = subprocess.Popen(
+        [sys.executable, "-m", "cadbench_wb", "score", models["holed"], models["holed_moved"]],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.time() + 60
+    children = []
+    while time.time() < deadline and not children:
+        children = _children(parent.pid)
+        time.sleep(0.2)
+    assert children, "the scorer never started its worker"
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and any(os.path.exists(f"/proc/{c}/cmdline") for c in children):
+        time.sleep(0.2)
+    survivors = [
+        c
+        for c in children
+        if os.path.exists(f"/proc/{c}/cmdline") and open(f"/proc/{c}/cmdline", "rb").read()
+    ]
+    assert survivors == []

@@ -1,0 +1,229 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The case browser: the bundled cases (or those of any folder) with their dimensions and
+candidates; opening one shows its reference, and a chosen candidate is loaded and scored."""
+
+import os
+
+import FreeCADGui
+
+from cadbench_wb import resources
+from cadbench_wb.gui import job, panel, panel_model, session, tables
+from cadbench_wb.gui.qt import Qt, QtWidgets, translate
+
+CASE_COLUMNS = ("Id", "Title", "Group", "Kind", "Dimensions", "Candidates")
+
+
+def tr(text: str) -> str:
+    return translate("CadBench", text)
+
+
+def case_rows(found: list) -> list:
+    """One row per case: id, title, group, anchoring, dimension and candidate counts."""
+    rows = []
+    for case in found:
+        kind = "anchoring" if case.anchoring else "independent"
+        count = len(candidate_files(case))
+        cells = [case.id, case.title, case.group, kind, len(case.dimensions), count]
+        rows.append(panel_model.Row(case.id, cells, tooltip=case.case_file))
+    return rows
+
+
+def candidate_files(case) -> list[str]:
+    """The case's sample candidates: those case.yaml declares (built or not) and any other
+    model file in its candidates/ folder."""
+    declared = [c.path for c in getattr(case, "candidates", [])]
+    present = session.model_files(os.path.join(case.path, "candidates"))
+    return declared + [p for p in present if p not in declared]
+
+
+def needs_build(case) -> bool:
+    missing = [case.reference_path] + [c.path for c in getattr(case, "candidates", [])]
+    return bool(case.build_script) and any(not os.path.exists(p) for p in missing)
+
+
+class CaseBrowser(QtWidgets.QDialog):
+    def __init__(self, root: str = resources.CASES, parent=None):
+        super().__init__(parent or FreeCADGui.getMainWindow())
+        self.setObjectName("CadBenchCaseBrowser")
+        self.setWindowTitle(tr("cadbench cases"))
+        self.resize(900, 560)
+        self.cases = []
+        layout = QtWidgets.QVBoxLayout(self)
+        top = QtWidgets.QHBoxLayout()
+        self.root_label = QtWidgets.QLabel("")
+        other = QtWidgets.QPushButton(tr("Other folder…"))
+        other.clicked.connect(self._choose_root)
+        top.addWidget(self.root_label, 1)
+        top.addWidget(other)
+        layout.addLayout(top)
+        self.message = QtWidgets.QLabel("")
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
+        split = QtWidgets.QSplitter(Qt.Orientation.Horizontal)
+        self.case_table = tables.new_table(CASE_COLUMNS)
+        tables.fit_width(self.case_table, 1)  # long titles are elided; the tooltip has them
+        self.case_table.itemSelectionChanged.connect(self._case_selected)
+        self.case_table.cellDoubleClicked.connect(lambda r, c: self.open_selected())
+        split.addWidget(self.case_table)
+        right = QtWidgets.QWidget()
+        right_box = QtWidgets.QVBoxLayout(right)
+        right_box.setContentsMargins(0, 0, 0, 0)
+        right_box.addWidget(QtWidgets.QLabel(tr("Dimensions")))
+        self.dimension_list = QtWidgets.QListWidget()
+        right_box.addWidget(self.dimension_list, 2)
+        right_box.addWidget(QtWidgets.QLabel(tr("Candidates (double-click: open and score)")))
+        self.candidate_list = QtWidgets.QListWidget()
+        self.candidate_list.itemDoubleClicked.connect(lambda item: self.open_selected(score=True))
+        self.candidate_list.currentItemChanged.connect(
+            lambda *_: self.score_button.setEnabled(self.candidate_list.currentItem() is not None)
+        )
+        right_box.addWidget(self.candidate_list, 1)
+        split.addWidget(right)
+        split.setSizes([560, 340])
+        layout.addWidget(split, 1)
+        buttons = QtWidgets.QHBoxLayout()
+        self.open_button = QtWidgets.QPushButton(tr("Open case"))
+        self.open_button.clicked.connect(lambda: self.open_selected())
+        self.score_button = QtWidgets.QPushButton(tr("Open and score candidate"))
+        self.score_button.clicked.connect(lambda: self.open_selected(score=True))
+        close = QtWidgets.QPushButton(tr("Close"))
+        close.clicked.connect(self.close)
+        buttons.addStretch(1)
+        for button in (self.open_button, self.score_button, close):
+            buttons.addWidget(button)
+        layout.addLayout(buttons)
+        self.set_root(root)
+
+    def set_root(self, root: str) -> None:
+        from cadbench_wb import cases  # noqa: PLC0415
+        from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
+
+        previous = self.selected_case() if getattr(self, "root", None) == root else None
+        self.root = root
+        self.root_label.setText(tr("Cases in {}").format(os.path.realpath(root)))
+        try:
+            self.cases = cases.discover_cases(root) if os.path.isdir(root) else []
+            self.message.setText("" if self.cases else tr("No cases in this folder."))
+        except CadbenchError as exc:  # a broken case.yaml: its located reason
+            self.cases = []
+            self.message.setText(exc.one_line())
+        tables.fill(self.case_table, case_rows(self.cases), translate_cells=())
+        for row, case in enumerate(self.cases):
+            self.case_table.item(row, 1).setToolTip(case.title)
+        if not (previous and self.select_case(previous.id)) and self.cases:
+            self.case_table.selectRow(0)
+        self._case_selected()
+
+    def _choose_root(self) -> None:
+        folder = QtWidgets.QFileDialog.getExistingDirectory(self, tr("Cases folder"), self.root)
+        if not folder:
+            return
+        from cadbench_wb import cases  # noqa: PLC0415
+
+        if os.path.isfile(os.path.join(folder, cases.CASE_FILE)):  # a single case folder
+            self.set_root(os.path.dirname(folder))
+            self.select_case(os.path.basename(folder), by_folder=True)
+        else:
+            self.set_root(folder)
+
+    def selected_case(self):
+        rows = self.case_table.selectionModel().selectedRows()
+        return self.cases[rows[0].row()] if rows and rows[0].row() < len(self.cases) else None
+
+    def select_case(self, key: str, by_folder: bool = False) -> bool:
+        for index, case in enumerate(self.cases):
+            if (os.path.basename(case.path) if by_folder else case.id) == key:
+                self.case_table.selectRow(index)
+                return True
+        return False
+
+    def _case_selected(self) -> None:
+        case = self.selected_case()
+        self.dimension_list.clear()
+        self.candidate_list.clear()
+        self.open_button.setEnabled(case is not None)
+        self.score_button.setEnabled(False)
+        if case is None:
+            return
+        for d in case.dimensions:
+            self.dimension_list.addItem(f"{d.id}  {d.kind}  {d.value:g}  {d.note}".rstrip())
+        for path in candidate_files(case):
+            item = QtWidgets.QListWidgetItem(os.path.basename(path))
+            item.setData(Qt.ItemDataRole.UserRole, path)
+            self.candidate_list.addItem(item)
+
+    def select_candidate(self, name: str) -> bool:
+        for row in range(self.candidate_list.count()):
+            if self.candidate_list.item(row).text() == name:
+                self.candidate_list.setCurrentRow(row)
+                return True
+        return False
+
+    def open_selected(self, score: bool = False) -> bool:
+        """Open the selected case; with score, load the selected candidate and score it."""
+        from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
+
+        case = self.selected_case()
+        if case is None:
+            return False
+        if needs_build(case):
+            self._build(case, score)
+            return True
+        results = panel.panel()
+        try:
+            session.current().open_case(case.path)
+        except CadbenchError as exc:
+            self.message.setText(exc.one_line())
+            results.show_message(exc.one_line(), "error")
+            return False
+        results.show_result(None)
+        results.show_message(tr("Case {} opened: choose a candidate, then Score.").format(case.id))
+        FreeCADGui.SendMsgToActiveView("ViewFit")
+        item = self.candidate_list.currentItem()
+        if score and item is not None:
+            if results.load_candidate(item.data(Qt.ItemDataRole.UserRole)):
+                results.score()
+        self.close()
+        return True
+
+    def _build(self, case, score: bool) -> None:
+        """Build the case's generated files in a child process, then open it."""
+        from cadbench_wb import runner  # noqa: PLC0415
+        from cadbench_wb.gui.qt import QtCore  # noqa: PLC0415
+
+        current = self.candidate_list.currentItem()
+        chosen = current.text() if current is not None else ""
+        self.message.setText(tr("Building the files of {} (first use)…").format(case.id))
+        self.setEnabled(False)
+        process = QtCore.QProcess(self)
+        process.setProcessEnvironment(job.qprocess_environment())
+        process.setProcessChannelMode(QtCore.QProcess.ProcessChannelMode.MergedChannels)
+
+        def done(code, _status):
+            self.setEnabled(True)
+            output = bytes(process.readAll()).decode("utf-8", "replace").strip()
+            if code != 0 or needs_build(case):
+                last = output.splitlines()[-1] if output else f"exit status {code}"
+                self.message.setText(tr("Building {} failed: {}").format(case.id, last))
+                return
+            self._case_selected()
+            self.select_candidate(chosen)
+            self.open_selected(score)
+
+        process.finished.connect(done)
+        arguments = ["-m", "cadbench_wb", "case", "build", case.path]
+        process.start(runner.python_for_children(), arguments)
+
+
+_BROWSER = None
+
+
+def show_browser(root: str = resources.CASES) -> CaseBrowser:
+    global _BROWSER
+    if _BROWSER is None:
+        _BROWSER = CaseBrowser(root)
+    else:
+        _BROWSER.set_root(root)  # cases may have been added or edited since
+    _BROWSER.show()
+    _BROWSER.raise_()
+    return _BROWSER

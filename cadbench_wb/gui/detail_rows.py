@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Rows of the panel's detail tabs (dimensions, features, threads, drawing), from the
+result sections the metric stages write. Pure Python, like panel_model: the figures are
+read, never recomputed, and a section in an unknown shape still shows as generic rows."""
+
+from cadbench_wb.gui.panel_model import (
+    FAIL,
+    GEOMETRY_KEYS,
+    NOT_CHECKED,
+    PASS,
+    Row,
+    entries_of,
+    entry_tooltip,
+    first_of,
+    geometry_targets,
+    geometry_text,
+    grouped_entries,
+    is_scalar,
+    item_state,
+    number_text,
+    words,
+)
+
+
+def dimension_rows(result: dict) -> list[Row]:
+    """The per-dimension list: target, found value, status; clicking selects the geometry."""
+    rows = []
+    for index, entry in enumerate(entries_of(result.get("dimensions"))):
+        ident = str(entry.get("id", index + 1))
+        target = first_of(entry, "target", "value", "nominal")
+        found = first_of(entry, "found", "foundValue", "measured", "closest")
+        if isinstance(found, dict):
+            found = first_of(found, "value", "measured")
+        status = words(entry.get("status") or ("found" if entry.get("hit") else "-"))
+        kind = entry.get("kind", "")
+        symbol = {"diameter": "Ø", "radius": "R", "angle": ""}.get(kind, "")
+        unit = "°" if kind == "angle" else ""
+        tolerance = entry.get("tolerance")
+        spread = f" ±{tolerance:g}" if isinstance(tolerance, (int, float)) else ""
+        cells = [
+            ident,
+            kind,
+            f"{symbol}{number_text(target, 3)}{unit}{spread}",
+            number_text(found, 3) if found is not None else "-",
+            status,
+            geometry_text(entry),
+        ]
+        tip = entry_tooltip(entry)
+        rows.append(Row(ident, cells, item_state(status), tip, geometry_targets(entry)))
+    return rows
+
+
+DIMENSION_COLUMNS = ("Id", "Kind", "Target", "Found", "Status", "Geometry")
+ENTRY_COLUMNS = ("Item", "Status", "Detail", "Geometry")
+
+
+def entry_rows(section) -> list[Row]:
+    """Features, threads or drawing entries in whatever shape the core reports them: a list
+    of dicts with a status, or a dict of lists keyed by status (matched / missing / extra)."""
+    rows = []
+    for index, (group, entry) in enumerate(grouped_entries(section)):
+        if not isinstance(entry, dict):
+            entry = {"name": entry}
+        name = str(first_of(entry, "id", "name", "feature", "type", "kind") or index + 1)
+        status = words(entry.get("status") or group or "-")
+        detail = ", ".join(
+            f"{k} {number_text(v, 3)}"
+            for k, v in sorted(entry.items())
+            if k not in ("id", "name", "status") and is_scalar(v) and k not in dict(GEOMETRY_KEYS)
+        )
+        cells = [name, status, detail, geometry_text(entry)]
+        rows.append(
+            Row(name, cells, item_state(status), entry_tooltip(entry), geometry_targets(entry))
+        )
+    return rows
+
+
+def feature_rows(section) -> list[Row]:
+    """semanticMatch's detail: matched (fully or in part), missing and extra features, each
+    pointing at its faces on the reference and/or the candidate."""
+    if not isinstance(section, dict) or "matched" not in section:
+        return entry_rows(section)
+    reference = {f.get("id"): f for f in section.get("reference") or [] if isinstance(f, dict)}
+    candidate = {f.get("id"): f for f in section.get("candidate") or [] if isinstance(f, dict)}
+    rows = []
+    for match in section.get("matched") or []:
+        ref, cand = reference.get(match.get("reference"), {}), candidate.get(match.get("candidate"))
+        credit = match.get("credit", 1.0)
+        exact = credit is None or credit >= 1.0
+        status = "matched" if exact else f"differs (credit {credit:g})"
+        detail = "; ".join(match.get("differences") or []) or _feature_detail(ref)
+        name = f"{match.get('type', '')} {match.get('reference')}→{match.get('candidate')}"
+        rows.append(_feature_row(name.strip(), status, PASS if exact else FAIL, detail, ref, cand))
+    for status, side in (("missing", reference), ("extra", candidate)):
+        for item in section.get(status) or []:
+            if isinstance(item, dict):
+                feature = {**side.get(item.get("id"), {}), **item}
+            else:
+                feature = side.get(item, {"id": item})
+            name = f"{feature.get('type', '')} {feature.get('id', '')}".strip()
+            ref, cand = (feature, None) if status == "missing" else ({}, feature)
+            rows.append(_feature_row(name, status, FAIL, _feature_detail(feature), ref, cand))
+    unrecognised = section.get("unrecognised") or {}
+    for role in ("reference", "candidate"):
+        for item in unrecognised.get(role, []) if isinstance(unrecognised, dict) else []:
+            entry = item if isinstance(item, dict) else {"id": item}
+            name = f"{entry.get('type', 'region')} {entry.get('id', '')}".strip()
+            ref, cand = (entry, None) if role == "reference" else ({}, entry)
+            rows.append(_feature_row(name, f"unrecognised ({role})", NOT_CHECKED, "", ref, cand))
+    return rows
+
+
+def _feature_row(name, status, state, detail, reference: dict, candidate: dict | None) -> Row:
+    entry = {
+        "referenceGeometry": list((reference or {}).get("faces") or []),
+        "candidateGeometry": list((candidate or {}).get("faces") or []),
+    }
+    cells = [name, status, detail, geometry_text(entry)]
+    tip = entry_tooltip({**(reference or {}), **{"status": status}})
+    return Row(name, cells, state, tip, geometry_targets(entry))
+
+
+def _feature_detail(feature: dict) -> str:
+    params = feature.get("params") or {}
+    text = ", ".join(
+        f"{k.replace('_', ' ')} {number_text(v, 3)}" for k, v in sorted(params.items())
+    )
+    return f"{feature.get('kind', '')} {text}".strip()
+
+
+def thread_rows(section) -> list[Row]:
+    """threadMatch's detail: each reference thread, the candidate thread paired with it and
+    which checks (major, pitch, hand, axis, ends, volume) failed; unpaired ones are extra."""
+    if not isinstance(section, dict) or "pairs" not in section:
+        return entry_rows(section)
+    reference = section.get("reference") or []
+    candidate = section.get("candidate") or []
+    rows, used = [], set()
+    for pair in section.get("pairs") or []:
+        ref = reference[pair["reference"]] if pair.get("reference") is not None else {}
+        index = pair.get("candidate")
+        cand = candidate[index] if index is not None and index < len(candidate) else None
+        used.add(index)
+        failed = [name for name, check in (pair.get("checks") or {}).items() if not check.get("ok")]
+        if cand is None:
+            status, state = "missing", FAIL
+        elif failed:
+            status, state = "differs: " + ", ".join(failed), FAIL
+        else:
+            status, state = "matched", PASS
+        rows.append(_thread_row(ref, cand, status, state))
+    for index, cand in enumerate(candidate):
+        if index not in used:
+            rows.append(_thread_row({}, cand, "extra", FAIL))
+    return rows
+
+
+def _thread_row(reference: dict, candidate: dict | None, status: str, state: str) -> Row:
+    shown = reference or candidate or {}
+    name = shown.get("designation") or f"d {number_text(shown.get('major_diameter'), 3)}"
+    detail = ", ".join(
+        f"{k.replace('_', ' ')} {number_text(shown.get(k), 3)}"
+        for k in ("kind", "pitch", "hand", "length")
+        if shown.get(k) is not None
+    )
+    entry = {
+        "referenceGeometry": list(reference.get("faces") or []),
+        "candidateGeometry": list((candidate or {}).get("faces") or []),
+    }
+    cells = [name, status, detail, geometry_text(entry)]
+    return Row(name, cells, state, entry_tooltip(shown), geometry_targets(entry))
+
+
+def drawing_rows(section) -> list[Row]:
+    """drawingMatch's detail: per target dimension, what the generated drawing prints."""
+    if not isinstance(section, dict) or not isinstance(section.get("dimensions"), list):
+        return entry_rows(section)
+    rows = []
+    for entry in section["dimensions"]:
+        if not isinstance(entry, dict):
+            continue
+        ident = str(entry.get("id", ""))
+        found = entry.get("found")
+        status = entry.get("status") or ("found" if found else "not found")
+        shown = entry.get("displayed")
+        detail = f"target {number_text(entry.get('target'), 3)}"
+        if shown is not None:
+            detail += f", prints {shown!r}"
+            if entry.get("view"):
+                detail += f" in view {entry['view']}"
+        state = item_state(words(status))
+        rows.append(Row(ident, [ident, words(status), detail, ""], state, entry_tooltip(entry)))
+    return rows

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The 3D diff: common, missing and extra material as coloured objects in one group, in
+the reference frame (the candidate aligned onto the reference), and the candidate's
+alignment applied to or taken off its object.
+
+The solids come from the core (the STEP files a scoring with ``export_diff`` wrote); this
+module only reads and shows them.
+"""
+
+import FreeCAD
+import FreeCADGui
+
+from cadbench_wb.gui import panel_model
+
+GROUP_NAME = "CadBenchDiff"
+PART_NAMES = {"common": "DiffCommon", "missing": "DiffMissing", "extra": "DiffExtra"}
+
+
+def show_diff(doc, result: dict, hide=()) -> dict:
+    """Replace the diff group of doc by the diff of result; {part: object}. Objects in
+    ``hide`` (reference, candidate) are hidden so the diff is not covered by them."""
+    import Part  # noqa: PLC0415
+
+    files = panel_model.diff_files(result)
+    remove_diff(doc)
+    group = doc.addObject("App::DocumentObjectGroup", GROUP_NAME)
+    group.Label = FreeCAD.Qt.translate("CadBench", "cadbench diff")
+    made = {}
+    for part, path in files.items():
+        obj = doc.addObject("Part::Feature", PART_NAMES[part])
+        obj.Shape = Part.read(path)
+        obj.Label = FreeCAD.Qt.translate("CadBench", panel_model.DIFF_LABELS[part])
+        group.addObject(obj)
+        rgb, transparency = panel_model.DIFF_STYLE[part]
+        view = getattr(obj, "ViewObject", None)
+        if view is not None:
+            view.ShapeColor = rgb
+            view.LineColor = tuple(0.6 * c for c in rgb)
+            view.Transparency = transparency
+        made[part] = obj
+    for obj in hide:
+        if obj is not None and getattr(obj, "ViewObject", None) is not None:
+            obj.ViewObject.Visibility = False
+    doc.recompute()
+    return made
+
+
+def remove_diff(doc) -> None:
+    group = doc.getObject(GROUP_NAME)
+    if group is None:
+        return
+    for obj in list(group.Group):
+        doc.removeObject(obj.Name)
+    doc.removeObject(group.Name)
+
+
+def diff_objects(doc) -> dict:
+    """{part: object} of the diff group currently in doc."""
+    if doc is None or doc.getObject(GROUP_NAME) is None:
+        return {}
+    return {
+        part: doc.getObject(name)
+        for part, name in PART_NAMES.items()
+        if doc.getObject(name) is not None
+    }
+
+
+def set_visible(obj, visible: bool) -> None:
+    if obj is not None and getattr(obj, "ViewObject", None) is not None:
+        obj.ViewObject.Visibility = bool(visible)
+
+
+def alignment_placement(alignment: dict):
+    """The placement x -> R x + t of the core's alignment."""
+    r, t = alignment["rotation"], alignment["translation"]
+    matrix = FreeCAD.Matrix(
+        r[0][0], r[0][1], r[0][2], t[0],
+        r[1][0], r[1][1], r[1][2], t[1],
+        r[2][0], r[2][1], r[2][2], t[2],
+        0, 0, 0, 1,
+    )  # fmt: skip
+    return FreeCAD.Placement(matrix)
+
+
+def apply_alignment(obj, alignment: dict, original):
+    """Move obj into the reference frame; returns the placement to restore on undo.
+
+    The scorer aligned the shape as it was read (with the object's placement already in
+    it), so the aligned placement is the alignment after the original placement."""
+    original = original if original is not None else obj.Placement
+    obj.Placement = alignment_placement(alignment).multiply(original)
+    obj.Document.recompute()
+    return original
+
+
+def undo_alignment(obj, original) -> None:
+    if original is not None:
+        obj.Placement = original
+        obj.Document.recompute()
+
+
+def select_and_fit(targets: list[tuple[object, str]]) -> list[str]:
+    """Select the (object, sub-element) pairs and zoom the 3D view onto them; the names
+    selected ("Reference.Edge41")."""
+    FreeCADGui.Selection.clearSelection()
+    selected, boxes = [], []
+    for obj, name in targets:
+        if obj is None:
+            continue
+        set_visible(obj, True)
+        FreeCADGui.Selection.addSelection(obj, name)
+        selected.append(f"{obj.Name}.{name}")
+        try:
+            boxes.append(obj.Shape.getElement(name).BoundBox)  # global: Shape is placed
+        except (ValueError, IndexError, AttributeError):
+            pass
+    if boxes:
+        zoom_to(boxes)
+    return selected
+
+
+# Margin around a selected edge or face, in multiples of its size: enough of the part to
+# see where it sits (Coin fits the box's bounding sphere, which adds its own margin).
+ZOOM_CONTEXT = 0.75
+
+
+def zoom_to(boxes) -> bool:
+    """Fit the active 3D view to the union of bounding boxes (FreeCAD 0.20's ViewSelection
+    ignores sub-element selections made from Python, so the camera is set here)."""
+    view = FreeCADGui.ActiveDocument.ActiveView if FreeCADGui.ActiveDocument else None
+    if view is None or not hasattr(view, "getCameraNode"):
+        return False
+    from pivy import coin  # noqa: PLC0415
+
+    union = FreeCAD.BoundBox()
+    for box in boxes:
+        union.add(box)
+    pad = ZOOM_CONTEXT * max(union.DiagonalLength, 1e-6)
+    box = coin.SbBox3f(
+        union.XMin - pad, union.YMin - pad, union.ZMin - pad,
+        union.XMax + pad, union.YMax + pad, union.ZMax + pad,
+    )  # fmt: skip
+    width, height = view.getSize()
+    view.getCameraNode().viewBoundingBox(box, width / max(height, 1), 1.0)
+    return True

@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Scoring off the GUI thread: a QThread drives the core's child-process runner.
+
+The kernel work happens in a child process (runner.run_job), so a crash or hang in
+OpenCASCADE never takes FreeCAD down; the thread only waits for it. Progress is the stage
+name the child writes before each step; Cancel kills the child's process group, which the
+runner reports as WorkerLost and this module as a cancellation.
+"""
+
+import os
+import signal
+
+from cadbench_wb.gui.qt import QtCore, Signal
+
+# The stages a scoring passes through, in order (worker.py / scoring.py stage names).
+STAGES = (
+    "start",
+    "reference",
+    "candidate",
+    "alignment",
+    "shapeIoU",
+    "dimensionRecall",
+    "semanticMatch",
+    "threadMatch",
+    "drawingMatch",
+)
+
+
+def progress_of(stage: str) -> int:
+    """Percent done when the child reports a stage (unknown stages count as the middle)."""
+    if stage not in STAGES:
+        return 50
+    return int(100 * STAGES.index(stage) / len(STAGES))
+
+
+class ScoringThread(QtCore.QThread):
+    """Runs one or more scoring jobs one after another, in child processes.
+
+    ``job_done(index, outcome)`` fires after each job and ``all_done(outcomes)`` at the end;
+    an outcome is the runner's {"result": ...} or {"error": {...}}, or {"cancelled": True}.
+    """
+
+    job_done = Signal(int, object)
+    all_done = Signal(object)
+
+    def __init__(self, jobs: list[dict], timeout: float | None = None, memory_mb=None):
+        super().__init__()
+        self.jobs = list(jobs)
+        self.timeout = timeout
+        self.memory_mb = memory_mb
+        self.current = -1
+        self.batch = False  # a folder scoring: the panel lists every job's outcome
+        self.cancelled = False
+        self._process = None
+        self._stage_path = None
+
+    def start(self, *args) -> None:
+        _watch_quit()
+        _RUNNING.add(self)
+        self.finished.connect(lambda: _RUNNING.discard(self))
+        super().start(*args)
+
+    def run(self) -> None:
+        outcomes = []
+        for index, job in enumerate(self.jobs):
+            if self.cancelled:
+                break
+            self.current = index
+            outcome = self._run_one(job)
+            outcomes.append(outcome)
+            self.job_done.emit(index, outcome)
+        self.all_done.emit(outcomes)
+
+    def _run_one(self, job: dict) -> dict:
+        from cadbench_wb import runner, standard  # noqa: PLC0415
+        from cadbench_wb.errors import CadbenchError, WorkerLost  # noqa: PLC0415
+
+        try:
+            return runner.run_job(
+                job,
+                timeout=self.timeout or standard.DEFAULT_TIMEOUT_S,
+                memory_mb=self.memory_mb or standard.DEFAULT_MEMORY_MB,
+                on_start=self._started,
+            )
+        except WorkerLost as exc:
+            if self.cancelled:
+                return {"cancelled": True}
+            return {"error": {"reason": exc.reason, "detail": exc.detail}}
+        except CadbenchError as exc:
+            return {"error": {"reason": exc.reason, "detail": exc.detail}}
+        except Exception as exc:  # shown in the panel as one line, never a traceback dialog
+            return {"error": {"reason": "internal_error", "detail": f"{type(exc).__name__}: {exc}"}}
+        finally:
+            self._process = None
+            self._stage_path = None
+
+    def _started(self, process, stage_path: str) -> None:
+        self._process = process
+        self._stage_path = stage_path
+        if self.cancelled:
+            self._kill()
+
+    def stage(self) -> str:
+        """The stage the running child reported last ('' between jobs)."""
+        path = self._stage_path
+        if not path:
+            return ""
+        try:
+            with open(path) as handle:
+                return handle.read().strip() or "start"
+        except OSError:
+            return "start"
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        self._kill()
+
+    def _kill(self) -> None:
+        process = self._process
+        if process is None or process.poll() is not None:
+            return
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # the child is a session leader (runner)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+_RUNNING: set = set()
+_QUIT_WATCHED = []
+
+
+def _watch_quit() -> None:
+    """Once: when FreeCAD quits, stop running scorings first (a QThread destroyed while it
+    runs aborts the process, and the child would outlive FreeCAD)."""
+    if _QUIT_WATCHED:
+        return
+    from cadbench_wb.gui.qt import QtWidgets  # noqa: PLC0415
+
+    app = QtWidgets.QApplication.instance()
+    if app is not None:
+        app.aboutToQuit.connect(stop_all)
+        _QUIT_WATCHED.append(app)
+
+
+def stop_all(wait_ms: int = 5000) -> None:
+    for thread in list(_RUNNING):
+        thread.cancel()
+        thread.wait(wait_ms)
+
+
+def outcome_message(outcome: dict) -> str:
+    """One readable line for an outcome that holds no result."""
+    if outcome.get("cancelled"):
+        return "Cancelled."
+    error = outcome.get("error") or {}
+    return f"{error.get('reason', 'error')}: {error.get('detail', '')}".strip()
+
+
+def qprocess_environment():
+    """The runner's environment for cadbench child processes (the package importable), for
+    the QProcess children the GUI starts itself (case builds, drawings)."""
+    from cadbench_wb import runner  # noqa: PLC0415
+
+    environment = QtCore.QProcessEnvironment()
+    for key, value in runner.child_environment().items():
+        environment.insert(key, value)
+    return environment

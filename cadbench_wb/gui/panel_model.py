@@ -1,0 +1,412 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""What the dock panel shows, computed from a score result dict alone: rows, colours,
+tooltips and the geometry a row points at. Pure Python (no Qt, no FreeCAD), so every rule
+of the display is testable without a window.
+
+The panel shows whatever keys the result holds: a metric that was not run, does not apply
+(``applicable: false``) or could not be checked each get their own wording, never a
+silent blank. Figures are read, never recomputed: the GUI holds no metric logic.
+"""
+
+import dataclasses
+import re
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - Qt's name, for lupdate
+    """Marks a string for translation; the panel translates it when it displays it."""
+    return text
+
+
+CONTEXT = "CadBench"
+
+# The five metrics in the order of seed 000, with their plain names.
+METRICS = (
+    ("shapeIoU", QT_TRANSLATE_NOOP("CadBench", "Shape fidelity")),
+    ("dimensionRecall", QT_TRANSLATE_NOOP("CadBench", "Dimensional accuracy")),
+    ("semanticMatch", QT_TRANSLATE_NOOP("CadBench", "Feature fidelity")),
+    ("threadMatch", QT_TRANSLATE_NOOP("CadBench", "Thread fidelity")),
+    ("drawingMatch", QT_TRANSLATE_NOOP("CadBench", "Drawing fidelity")),
+)
+METRIC_COLUMNS = ("Metric", "Value", "Threshold", "Verdict", "Reachable", "Ceiling")
+
+PASS, FAIL, NOT_CHECKED, NOT_APPLICABLE, NOT_RUN = (
+    "PASS",
+    "FAIL",
+    "NOT CHECKED",
+    "n/a",
+    "not run",
+)
+
+# Background colours per state (light enough for black text, distinct for colour-blind
+# users by brightness as well as hue); the text of the cell always says the state too.
+COLOURS = {
+    PASS: "#c8e6c9",
+    FAIL: "#ffcdd2",
+    NOT_CHECKED: "#ffe9a8",
+    NOT_APPLICABLE: "#e6e6e6",
+    NOT_RUN: "#e6e6e6",
+}
+
+# The diff objects: (RGB 0..1, transparency percent). Grey and see-through for what both
+# models share, saturated red / blue for what only one of them has (seed 002's diff).
+DIFF_STYLE = {
+    "common": ((0.62, 0.62, 0.62), 75),
+    "missing": ((0.86, 0.12, 0.12), 0),
+    "extra": ((0.12, 0.34, 0.90), 0),
+}
+DIFF_LABELS = {
+    "common": QT_TRANSLATE_NOOP("CadBench", "Common (in both)"),
+    "missing": QT_TRANSLATE_NOOP("CadBench", "Missing (reference - candidate)"),
+    "extra": QT_TRANSLATE_NOOP("CadBench", "Extra (candidate - reference)"),
+}
+
+# Words in a per-item status that decide its colour (dimension, feature, thread entries).
+_GOOD = ("found", "match", "pass", "hit", "ok", "correct")
+_BAD = ("not found", "missing", "fail", "wrong", "extra", "mismatch", "miss", "absent")
+_UNCHECKED = ("not measurable", "unmeasurable", "not checked", "not applicable", "n/a", "skip")
+
+_SUBELEMENT = re.compile(r"^(Edge|Face|Vertex)\d+$")
+# Keys an entry may carry its geometry under: (key, which model the names belong to).
+GEOMETRY_KEYS = (
+    ("candidateGeometry", "candidate"),
+    ("geometry", "candidate"),
+    ("candidate", "candidate"),
+    ("matched", "candidate"),
+    ("referenceGeometry", "reference"),
+    ("reference", "reference"),
+)
+
+
+@dataclasses.dataclass
+class Row:
+    """One table row: its cells, the state that colours it, a tooltip, and the geometry
+    (model role, sub-element name) that clicking it selects."""
+
+    key: str
+    cells: list
+    state: str = ""
+    tooltip: str = ""
+    targets: list = dataclasses.field(default_factory=list)
+
+    @property
+    def colour(self) -> str | None:
+        return COLOURS.get(self.state)
+
+
+def number_text(value, digits: int = 4) -> str:
+    """A figure as the panel prints it; '-' for a missing one."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def state_of(verdict: str | None) -> str:
+    if verdict in (PASS, FAIL, NOT_CHECKED):
+        return verdict
+    return NOT_RUN if verdict is None else NOT_CHECKED
+
+
+def header_lines(result: dict) -> list[tuple[str, str]]:
+    """(label, text) pairs above the table: case, models, delivery, case verdict."""
+    lines = []
+    case = result.get("case")
+    if case:
+        kind = "anchoring" if case.get("anchoring") else "independent"
+        lines.append(("Case", f"{case.get('id')}: {case.get('title')} ({kind})"))
+    for role in ("reference", "candidate"):
+        info = result.get(role) or {}
+        if info.get("path"):
+            lines.append((role.capitalize(), _basename(info["path"])))
+    lines.append(("Delivery", delivery_text(result)))
+    verdict = result.get("verdict") or {}
+    lines.append(
+        (
+            "Case verdict",
+            f"{verdict.get('formal', NOT_CHECKED)} (formal), "
+            f"{verdict.get('reachable', NOT_CHECKED)} (reachable)",
+        )
+    )
+    if result.get("metricFingerprint"):
+        lines.append(("Fingerprint", result["metricFingerprint"]))
+    return lines
+
+
+def delivery_text(result: dict) -> str:
+    if result.get("delivered", True):
+        return "delivered"
+    failure = result.get("failure") or {}
+    return f"NOT DELIVERED: {failure.get('reason', '?')} - {failure.get('detail', '')}"
+
+
+def case_state(result: dict, key: str = "formal") -> str:
+    return state_of((result.get("verdict") or {}).get(key))
+
+
+def metric_rows(result: dict) -> list[Row]:
+    """The five metrics (and any other the result judges), one row each."""
+    verdicts = result.get("verdicts") or {}
+    names = [m for m, _ in METRICS] + sorted(set(verdicts) - {m for m, _ in METRICS})
+    labels = dict(METRICS)
+    return [_metric_row(name, labels.get(name, name), verdicts.get(name)) for name in names]
+
+
+def _metric_row(metric: str, label: str, entry: dict | None) -> Row:
+    title = f"{label} ({metric})"
+    if entry is None:
+        return Row(
+            metric,
+            [title, "-", "-", NOT_RUN, "-", "-"],
+            NOT_RUN,
+            "not computed: not requested, or not available in this version of cadbench",
+        )
+    threshold = number_text(entry.get("threshold"), 2)
+    if entry.get("applicable") is False:
+        tip = entry.get("reason") or "does not apply to this case"
+        return Row(metric, [title, "-", threshold, NOT_APPLICABLE, "-", "-"], NOT_APPLICABLE, tip)
+    verdict = entry.get("verdict")
+    ceiling = entry.get("ceiling")
+    tip = entry.get("reason") or ""
+    if entry.get("note"):
+        tip = f"{tip}\nnote: {entry['note']}" if tip else f"note: {entry['note']}"
+    reachable = entry.get("reachable", verdict)
+    cells = [
+        title,
+        number_text(entry.get("value")),
+        threshold,
+        verdict or NOT_CHECKED,
+        reachable or "-",
+        number_text(ceiling) if ceiling is not None else "-",
+    ]
+    return Row(metric, cells, state_of(verdict), tip)
+
+
+def ceiling_rows(result: dict) -> list[Row]:
+    """referenceCoverage, drawingSelfTest and randomHitRate: 'n/a' when not computed."""
+    rows = []
+    coverage = result.get("referenceCoverage")
+    tip = "share of the case's dimensions measurable on the reference: the dimensionRecall ceiling"
+    rows.append(Row("referenceCoverage", ["referenceCoverage", _figure(coverage)], "", tip))
+    self_test = result.get("drawingSelfTest")
+    tip = "drawingMatch of the reference's own drawing: the drawingMatch ceiling"
+    rows.append(Row("drawingSelfTest", ["drawingSelfTest", _figure(self_test)], "", tip))
+    rates = result.get("randomHitRate")
+    if isinstance(rates, dict):
+        text = " / ".join(
+            f"{kind} {number_text(rates.get(kind))}"
+            for kind in ("length", "angle")
+            if kind in rates
+        )
+        text = text or "n/a"
+    else:
+        text = _figure(rates)
+    tip = "chance that a random value hits the candidate's spectrum (the floor of dimensionRecall)"
+    rows.append(Row("randomHitRate", ["randomHitRate", text], "", tip))
+    return rows
+
+
+def _figure(value) -> str:
+    if value is None:
+        return NOT_APPLICABLE
+    if isinstance(value, dict):
+        inner = value.get("value")
+        return number_text(inner) if inner is not None else NOT_APPLICABLE
+    return number_text(value)
+
+
+SHAPE_FIGURES = (
+    ("iou", "IoU"),
+    ("dice", "Dice"),
+    ("precision", "Precision"),
+    ("recall", "Recall"),
+    ("volume_ratio", "Volume ratio"),
+    ("center_offset", "Centre offset (mm)"),
+    ("bbox_iou", "Bounding-box IoU"),
+    ("surface_ratio", "Surface ratio"),
+    ("volumeMissing", "Missing volume (mm³)"),
+    ("volumeExtra", "Extra volume (mm³)"),
+    ("method", "Method"),
+)
+
+
+def shape_rows(result: dict) -> list[Row]:
+    shape = result.get("shape") or {}
+    return [
+        Row(key, [label, number_text(shape[key])]) for key, label in SHAPE_FIGURES if key in shape
+    ]
+
+
+def interpretation_lines(result: dict) -> list[str]:
+    return list((result.get("shape") or {}).get("interpretation") or [])
+
+
+def alignment_of(result: dict) -> dict | None:
+    """The candidate's alignment (rotation 3x3, translation) or None when not reported."""
+    align = (result.get("shape") or {}).get("alignment")
+    if not align or "rotation" not in align or "translation" not in align:
+        return None
+    return align
+
+
+def alignment_text(result: dict) -> str:
+    align = alignment_of(result)
+    if align is None:
+        return "no alignment reported"
+    t = align["translation"]
+    text = (
+        f"rotated {align.get('rotationAngleDeg', 0.0):.2f}°, "
+        f"moved ({t[0]:.3f}, {t[1]:.3f}, {t[2]:.3f}) mm"
+    )
+    if align.get("ambiguous"):
+        text += f"; ambiguous: {len(align.get('alternatives') or [])} other pose(s) fit as well"
+    return text
+
+
+def diff_files(result: dict) -> dict:
+    """{part: STEP path} of the diff solids the core wrote (empty parts left out)."""
+    files = result.get("diffFiles") or {}
+    return {
+        part: entry["step"]
+        for part in ("common", "missing", "extra")
+        if isinstance(entry := files.get(part), dict) and entry.get("step")
+    }
+
+
+def geometry_targets(entry: dict) -> list[tuple[str, str]]:
+    """(role, sub-element) pairs named by an entry: 'Edge3', 'Face1+Face5' or a list."""
+    targets = []
+    for key, role in GEOMETRY_KEYS:
+        value = entry.get(key)
+        names = value if isinstance(value, (list, tuple)) else [value]
+        for name in names:
+            if not isinstance(name, str):
+                continue
+            for part in re.split(r"[+,\s]+", name):
+                if _SUBELEMENT.match(part) and (role, part) not in targets:
+                    targets.append((role, part))
+    return targets
+
+
+def geometry_text(entry: dict) -> str:
+    by_role: dict[str, list[str]] = {}
+    for role, name in geometry_targets(entry):
+        by_role.setdefault(role, []).append(name)
+    short = {"candidate": "cand.", "reference": "ref."}
+    return "; ".join(f"{short[role]} {'+'.join(names)}" for role, names in by_role.items())
+
+
+def item_state(status: str) -> str:
+    text = status.lower().replace("_", " ")
+    if any(word in text for word in _UNCHECKED):
+        return NOT_CHECKED
+    if any(word in text for word in _BAD):
+        return FAIL
+    if any(word in text for word in _GOOD):
+        return PASS
+    return ""
+
+
+def entry_tooltip(entry: dict) -> str:
+    lines = [
+        f"{k}: {number_text(v, 4)}"
+        for k, v in sorted(entry.items())
+        if is_scalar(v) or isinstance(v, (list, tuple)) and all(is_scalar(x) for x in v)
+    ]
+    return "\n".join(lines)
+
+
+def entries_of(section) -> list[dict]:
+    return [e for _, e in grouped_entries(section) if isinstance(e, dict)]
+
+
+def grouped_entries(section):
+    if isinstance(section, list):
+        return [("", e) for e in section]
+    if isinstance(section, dict):
+        for key in ("items", "entries", "list", "dimensions", "features", "threads"):
+            if isinstance(section.get(key), list):
+                return [("", e) for e in section[key]]
+        return [
+            (group, e) for group, items in section.items() if isinstance(items, list) for e in items
+        ]
+    return []
+
+
+def words(status) -> str:
+    """A status code as words: 'not_found' -> 'not found'."""
+    return str(status).replace("_", " ")
+
+
+def first_of(entry: dict, *keys):
+    for key in keys:
+        if entry.get(key) is not None:
+            return entry[key]
+    return None
+
+
+def is_scalar(value) -> bool:
+    return isinstance(value, (str, int, float, bool)) or value is None
+
+
+def _basename(path: str) -> str:
+    return re.split(r"[\\/]", path)[-1]
+
+
+BATCH_COLUMNS = ("Candidate",) + tuple(m for m, _ in METRICS) + ("Formal", "Reachable")
+
+
+def batch_row(name: str, outcome: dict) -> Row:
+    """One candidate of a folder scoring: its figures and case verdicts, or why it has none."""
+    result = outcome.get("result")
+    if result is None:
+        reason = "cancelled" if outcome.get("cancelled") else (outcome.get("error") or {})
+        text = (
+            reason if isinstance(reason, str) else f"{reason.get('reason')}: {reason.get('detail')}"
+        )
+        cells = [name] + ["-"] * len(METRICS) + [NOT_CHECKED, NOT_CHECKED]
+        return Row(name, cells, NOT_CHECKED, text)
+    verdicts = result.get("verdicts") or {}
+    cells = [name]
+    for metric, _ in METRICS:
+        entry = verdicts.get(metric)
+        if entry is None:
+            cells.append("-")
+        elif entry.get("applicable") is False:
+            cells.append(NOT_APPLICABLE)
+        else:
+            cells.append(f"{number_text(entry.get('value'))} {entry.get('verdict', '')}".strip())
+    verdict = result.get("verdict") or {}
+    cells += [verdict.get("formal", NOT_CHECKED), verdict.get("reachable", NOT_CHECKED)]
+    tip = delivery_text(result)
+    failing = [
+        f"{m}: {e.get('reason', '')}" for m, e in verdicts.items() if e.get("verdict") != PASS
+    ]
+    if failing:
+        tip += "\n" + "\n".join(failing)
+    return Row(name, cells, state_of(verdict.get("formal")), tip)
+
+
+def drawing_files(result: dict) -> dict:
+    """{extension: path} of drawing files (svg, pdf, dxf) the result names, if any."""
+    found = {}
+
+    def walk(value):
+        if isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, str):
+            ext = value.rsplit(".", 1)[-1].lower() if "." in value else ""
+            if ext in ("svg", "pdf", "dxf") and ext not in found:
+                found[ext] = value
+
+    walk(result.get("drawing") or {})
+    walk(result.get("drawingFiles") or {})
+    return found

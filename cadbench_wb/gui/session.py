@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The workbench's working state: which reference, candidate and case are in use, the
+document objects that show them, and the last result. One per FreeCAD session.
+
+Models are read through the core's loader (app/loading.py), so the object in the 3D view
+holds exactly the shape the scorer measures and sub-element names (Edge3, Face5) in the
+result point at the same geometry here.
+"""
+
+import dataclasses
+import os
+import tempfile
+
+import FreeCAD
+
+from cadbench_wb.gui import panel_model
+
+DOCUMENT_NAME = "cadbench"
+ROLE_STYLE = {  # (RGB, transparency): the reference ghosted, the candidate solid and warm
+    "reference": ((0.55, 0.70, 0.85), 60),
+    "candidate": ((0.95, 0.72, 0.30), 0),
+}
+
+
+@dataclasses.dataclass
+class Model:
+    """A reference or candidate: the file that is scored and the object that shows it."""
+
+    path: str
+    object_name: str = ""
+    document: str = ""
+
+    def object(self):
+        doc = FreeCAD.getDocument(self.document) if self.document in _documents() else None
+        return doc.getObject(self.object_name) if doc is not None else None
+
+
+class Session:
+    def __init__(self):
+        self.reference: Model | None = None
+        self.candidate: Model | None = None
+        self.case = None  # cases.Case
+        self.result: dict | None = None
+        self.original_placement = None  # the candidate's placement before alignment
+        self.workdir = tempfile.mkdtemp(prefix="cadbench-gui-")
+        self._runs = 0
+
+    # -- documents -------------------------------------------------------------------
+    def document(self):
+        """The document the workbench works in: the active one, else a new one."""
+        doc = FreeCAD.ActiveDocument
+        if doc is None:
+            doc = FreeCAD.newDocument(DOCUMENT_NAME)
+        return doc
+
+    def load(self, role: str, path: str) -> Model:
+        """Read a model file as the scorer does and show it; DeliveryFailure/ReferenceInvalid
+        propagate with their reason for the panel to print."""
+        from cadbench_wb.app import loading  # noqa: PLC0415
+        from cadbench_wb.errors import DeliveryFailure  # noqa: PLC0415
+
+        try:
+            loaded = loading.load_model(path, role)
+        except DeliveryFailure:
+            # Nothing to show, but still a delivery to score: the result names the failure.
+            self.candidate = Model(os.path.abspath(path))
+            self._forget_result(self.document())
+            raise
+        doc = self.document()
+        name = role.capitalize()
+        obj = doc.getObject(name)
+        if obj is None or obj.TypeId != "Part::Feature":
+            obj = doc.addObject("Part::Feature", name)
+        obj.Shape = loaded.shape
+        obj.Placement = FreeCAD.Placement()
+        obj.Label = f"{name} ({os.path.basename(path)})"
+        _style(obj, *ROLE_STYLE[role])
+        doc.recompute()
+        model = Model(os.path.abspath(path), obj.Name, doc.Name)
+        setattr(self, role, model)
+        self._forget_result(doc)
+        return model
+
+    def use_object(self, role: str, obj) -> Model:
+        """Take a document object (the current selection) as reference or candidate: its
+        shape is written to a BREP file that the scoring process reads."""
+        shape = getattr(obj, "Shape", None)
+        if shape is None or shape.isNull() or not shape.Solids:
+            from cadbench_wb.errors import UsageError  # noqa: PLC0415
+
+            raise UsageError(f"{obj.Label}: the selected object holds no solid")
+        path = os.path.join(self.workdir, f"{role}-{obj.Name}.brep")
+        shape.exportBrep(path)
+        model = Model(path, obj.Name, obj.Document.Name)
+        setattr(self, role, model)
+        self._forget_result(obj.Document)
+        return model
+
+    def _forget_result(self, doc) -> None:
+        """A new reference or candidate: the last result and its diff no longer apply."""
+        from cadbench_wb.gui import diff_view  # noqa: PLC0415
+
+        self.result = None
+        self.original_placement = None
+        diff_view.remove_diff(doc)
+
+    def open_case(self, folder: str):
+        """Make a case current and show its reference; returns the case."""
+        from cadbench_wb import cases  # noqa: PLC0415
+        from cadbench_wb.errors import UsageError  # noqa: PLC0415
+
+        case = cases.load_case(folder)
+        if not os.path.exists(case.reference_path):
+            raise UsageError(
+                f"{case.id}: the reference {case.reference} is not built yet "
+                "(run `cadbench case build` or `make demo` once)"
+            )
+        self.case = case
+        self.result = None
+        self.load("reference", case.reference_path)
+        return case
+
+    # -- scoring ---------------------------------------------------------------------
+    def score_job(self, candidate_path: str | None = None) -> dict:
+        """The runner job for the current reference (or case) and candidate."""
+        from cadbench_wb.errors import UsageError  # noqa: PLC0415
+
+        candidate_path = candidate_path or (self.candidate.path if self.candidate else None)
+        if self.reference is None and self.case is None:
+            raise UsageError("load a reference model or open a case first")
+        if not candidate_path:
+            raise UsageError("load a candidate model first")
+        self._runs += 1
+        diff_dir = os.path.join(self.workdir, f"diff-{self._runs}")
+        job = {
+            "kind": "score",
+            "reference": self.case.reference_path if self.case else self.reference.path,
+            "candidate": candidate_path,
+            "options": {"export_diff": diff_dir},
+            "case": self.case.path if self.case else None,
+        }
+        return job
+
+    def case_candidates(self) -> list[str]:
+        """Model files in the current case's candidates/ folder."""
+        if self.case is None:
+            return []
+        return model_files(os.path.join(self.case.path, "candidates"))
+
+    def diff_parts(self) -> dict:
+        return panel_model.diff_files(self.result or {})
+
+
+def model_files(folder: str) -> list[str]:
+    """Model files cadbench reads in a folder, sorted by name."""
+    from cadbench_wb import formats  # noqa: PLC0415
+
+    if not os.path.isdir(folder):
+        return []
+    return [
+        os.path.join(folder, name)
+        for name in sorted(os.listdir(folder))
+        if os.path.splitext(name)[1].lower() in formats.FORMATS
+        and os.path.isfile(os.path.join(folder, name))
+    ]
+
+
+def _documents() -> list[str]:
+    return list(FreeCAD.listDocuments())
+
+
+def _style(obj, rgb, transparency) -> None:
+    view = getattr(obj, "ViewObject", None)
+    if view is None:
+        return
+    view.ShapeColor = tuple(rgb)
+    view.Transparency = int(transparency)
+
+
+_SESSION: Session | None = None
+
+
+def current() -> Session:
+    global _SESSION
+    if _SESSION is None:
+        _SESSION = Session()
+    return _SESSION

@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Authoring picks measured on analytic solids: kind, value and the spectrum declaration
+the scorer's own spectrum gives them."""
+
+import math
+
+import pytest
+
+from cadbench_wb import cases
+from cadbench_wb.app import picking
+
+
+@pytest.fixture(scope="module")
+def plate(fc, part):
+    """60 x 40 x 10 plate, two Ø8 through holes 26 apart, an R5 rounded vertical corner
+    and a 2:1 slope cut along one top edge (the top face keeps 30 of the 40 mm depth)."""
+    body = part.makeBox(60, 40, 10)
+    body = body.cut(part.makeCylinder(4, 10, fc.Vector(17, 20, 0)))
+    body = body.cut(part.makeCylinder(4, 10, fc.Vector(43, 20, 0))).Solids[0]
+    corner = [e for e in body.Edges if _is_vertical_at(e, 60, 40)]
+    body = body.makeFillet(5, corner)
+    wedge = part.makePolygon(
+        [fc.Vector(0, 0, 10), fc.Vector(0, 10, 10), fc.Vector(0, 0, 5), fc.Vector(0, 0, 10)]
+    )
+    cut = part.Face(wedge).extrude(fc.Vector(60, 0, 0))
+    return body.cut(cut).Solids[0]
+
+
+def _is_vertical_at(edge, x, y):
+    a, b = edge.Vertexes[0].Point, edge.Vertexes[-1].Point
+    return all(abs(p.x - x) < 1e-9 and abs(p.y - y) < 1e-9 for p in (a, b))
+
+
+def _names(shape, kind, predicate):
+    items = shape.Edges if kind == "Edge" else shape.Faces
+    return [f"{kind}{i + 1}" for i, item in enumerate(items) if predicate(item)]
+
+
+@pytest.fixture(scope="module")
+def spectra(plate):
+    return picking.spectra_of(plate)
+
+
+def test_full_circle_edge_is_a_diameter_and_an_arc_a_radius(plate, spectra, part):
+    circle = _names(plate, "Edge", lambda e: isinstance(e.Curve, part.Circle) and
+                    abs(e.Curve.Radius - 4) < 1e-9)[0]  # fmt: skip
+    found = picking.measurement_of(plate, [circle], spectra)
+    assert found["kind"] == "diameter" and found["value"] == pytest.approx(8)
+    assert found["spectrum"] == "default" and found["source"] == circle
+    fillet = _names(plate, "Face", lambda f: isinstance(f.Surface, part.Cylinder) and
+                    abs(f.Surface.Radius - 5) < 1e-9)[0]  # fmt: skip
+    found = picking.measurement_of(plate, [fillet], spectra)
+    assert (found["kind"], found["value"]) == ("radius", pytest.approx(5))
+
+
+def test_parallel_planes_give_the_thickness_and_skew_planes_the_angle(plate, spectra, part):
+    def horizontal(z):
+        return lambda f: isinstance(f.Surface, part.Plane) and abs(f.CenterOfMass.z - z) < 1e-9
+
+    bottom = _names(plate, "Face", horizontal(0))[0]
+    top = _names(plate, "Face", horizontal(10))[0]
+    found = picking.measurement_of(plate, [bottom, top], spectra)
+    assert (found["kind"], found["value"], found["spectrum"]) == (
+        "length",
+        pytest.approx(10),
+        "default",
+    )
+    slope = _names(plate, "Face", lambda f: isinstance(f.Surface, part.Plane)
+                   and abs(abs(f.normalAt(0, 0).z) - 2 / math.sqrt(5)) < 1e-6)[0]  # fmt: skip
+    found = picking.measurement_of(plate, [slope, top], spectra)
+    # A 2:1 slope (1 up in 2 along) stands atan(1/2) off the top face (the acute side).
+    assert found["kind"] == "angle"
+    assert found["value"] == pytest.approx(math.degrees(math.atan(0.5)))
+    assert found["spectrum"] == "default"
+
+
+def test_hole_spacing_is_only_in_the_extended_spectrum(plate, spectra, part):
+    bores = _names(plate, "Face", lambda f: isinstance(f.Surface, part.Cylinder) and
+                   abs(f.Surface.Radius - 4) < 1e-9)  # fmt: skip
+    found = picking.measurement_of(plate, bores, spectra)
+    assert (found["kind"], found["value"], found["spectrum"]) == (
+        "length",
+        pytest.approx(26),
+        "extended",
+    )
+
+
+def test_two_vertices_are_measured_but_declared_not_measurable(plate, spectra):
+    def vertex_at(x, y, z):
+        return next(
+            f"Vertex{i + 1}"
+            for i, v in enumerate(plate.Vertexes)
+            if v.Point.distanceToPoint(type(v.Point)(x, y, z)) < 1e-9
+        )
+
+    # Across the bottom and up the back: a distance no edge or face pair of the plate has.
+    ends = [vertex_at(0, 40, 0), vertex_at(60, 0, 0)]
+    found = picking.measurement_of(plate, ends, spectra)
+    assert found["kind"] == "length" and found["value"] == pytest.approx(math.hypot(60, 40))
+    assert found["spectrum"] == "none"
+    assert picking.measurement_of(plate, ends[:1], spectra) is None
+
+
+def test_declarations_match_what_case_verify_checks(spectra):
+    dims = [
+        cases.Dimension("A", "length", 60.0),
+        cases.Dimension("B", "diameter", 8.0),
+        cases.Dimension("C", "length", 26.0),
+        cases.Dimension("D", "diameter", 123.0),
+    ]
+    assert picking.spectrum_declarations(spectra, dims) == [
+        "default",
+        "default",
+        "extended",
+        "none",
+    ]
+
+
+def test_techdraw_page_dimensions_are_read_in_model_units(fc, plate):
+    import TechDraw  # noqa: F401 - registers the TechDraw document types
+
+    doc = fc.newDocument("picking_techdraw")
+    try:
+        feature = doc.addObject("Part::Feature", "Plate")
+        feature.Shape = plate
+        page = doc.addObject("TechDraw::DrawPage", "Page")
+        template = doc.addObject("TechDraw::DrawSVGTemplate", "Template")
+        template.Template = _template()
+        page.Template = template
+        view = doc.addObject("TechDraw::DrawViewPart", "Top")
+        view.Source = [feature]
+        view.Direction = fc.Vector(0, 0, 1)
+        view.Scale = 0.5
+        page.addView(view)
+        doc.recompute()
+        circle = next(
+            i
+            for i, e in enumerate(view.getVisibleEdges())
+            if "Circle" in type(e.Curve).__name__ and e.isClosed()
+        )
+        dimension = doc.addObject("TechDraw::DrawViewDimension", "Dim")
+        dimension.Type = "Diameter"
+        dimension.References2D = [(view, f"Edge{circle}")]
+        page.addView(dimension)
+        doc.recompute()
+        found = picking.techdraw_dimensions(page)
+    finally:
+        fc.closeDocument(doc.Name)
+    assert [(d["kind"], round(d["value"], 6)) for d in found] == [("diameter", 8.0)]
+    assert found[0]["source"] == "TechDraw Dim"
+
+
+def _template():
+    import glob
+
+    return sorted(glob.glob("/usr/share/freecad/Mod/TechDraw/Templates/A4_Landscape*.svg"))[0]

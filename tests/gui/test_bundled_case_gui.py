@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""A bundled case scored from the toolbar in the real FreeCAD GUI (under Xvfb), checked
+against the figures its case.yaml derives from its construction (``candidates: expect``)."""
+
+import json
+import os
+from fractions import Fraction
+
+import pytest
+from conftest import ROOT
+
+from cadbench_wb import cases
+from cadbench_wb.gui import launch, panel_model
+
+pytestmark = pytest.mark.gui
+
+MACRO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "workbench_macro.py")
+CASES = os.path.join(ROOT, "cases")
+CASE_ID = "bearing_block"
+CANDIDATE = "wrong_hole_diameter.step"
+
+
+@pytest.fixture(scope="module")
+def bundled(tmp_path_factory):
+    missing = launch.missing_programs()
+    if missing:
+        pytest.skip(f"GUI test needs {', '.join(missing)} (make setup installs them)")
+    if not os.path.isfile(os.path.join(CASES, CASE_ID, "candidates", CANDIDATE)):
+        pytest.skip(f"bundled case {CASE_ID} or its candidate {CANDIDATE} is not built")
+    case = cases.load_case(os.path.join(CASES, CASE_ID))
+    expect = next(c.expect for c in case.candidates if os.path.basename(c.file) == CANDIDATE)
+    folder = tmp_path_factory.mktemp("bundled")
+    report = folder / "report.json"
+    env = {
+        "CADBENCH_GUI_SCENARIO": "bundled",
+        "CADBENCH_GUI_REPORT": str(report),
+        "CADBENCH_GUI_CASES": CASES,
+        "CADBENCH_GUI_CASE": CASE_ID,
+        "CADBENCH_GUI_CANDIDATE": CANDIDATE,
+        "CADBENCH_GUI_SHOTS": str(folder),
+        # No CADBENCH_PYTHON: the workbench finds the checkout's .venv as an installed one does.
+    }
+    process = launch.run_macro(MACRO, env=env, timeout=110, home=str(folder / "home"))
+    assert report.exists(), f"FreeCAD wrote no report; its output:\n{process.stdout[-3000:]}"
+    data = json.loads(report.read_text())
+    assert data["error"] is None, data["error"]
+    assert process.returncode == 0, f"FreeCAD did not exit cleanly:\n{process.stdout[-2000:]}"
+    return data, expect, case
+
+
+def _metric(data, name):
+    return next(r for r in data["panel"]["metrics"] if f"({name})" in r["cells"][0])
+
+
+def test_bundled_case_scores_as_its_construction_says(bundled):
+    data, expect, case = bundled
+    shape = _metric(data, "shapeIoU")
+    target = expect["shapeIoU"]
+    assert float(shape["cells"][1]) == pytest.approx(target["value"], abs=max(target["tol"], 1e-4))
+    recall = _metric(data, "dimensionRecall")
+    assert float(recall["cells"][1]) == pytest.approx(
+        float(Fraction(expect["dimensionRecall"])), abs=1e-4
+    )
+    assert recall["cells"][3] == "FAIL" and recall["colour"] == panel_model.COLOURS["FAIL"]
+    rows = data["panel"]["dimensions"]
+    assert [r["cells"][0] for r in rows] == [d.id for d in case.dimensions]
+
+
+def test_clicking_the_wrong_diameter_shows_it_on_the_reference(bundled):
+    data, _, case = bundled
+    wrong = [d.id for d in case.dimensions if d.kind == "diameter" and d.value == 11]
+    rows = {r["cells"][0]: r for r in data["panel"]["dimensions"]}
+    assert rows[wrong[0]]["cells"][4] == "not found"
+    assert data["failed_rows"], "no failed dimension row to click"
+    selected = {name for obj, names in data["selection"] for name in names}
+    assert selected and all(n.startswith(("Edge", "Face")) for n in selected)
+    assert {obj for obj, _ in data["selection"]} <= {"Reference", "Candidate"}
+    assert data["camera_moved"]
+
+
+def test_generate_drawing_opens_a_techdraw_page_of_the_candidate(bundled):
+    data, _, _ = bundled
+    assert "Drawing written to" in data["drawing_message"], data["drawing_message"]
+    pages = [n for n, types in data["drawing_documents"].items() if "TechDraw::DrawPage" in types]
+    assert pages, data["drawing_documents"]

@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The workbench end to end in the real FreeCAD GUI under Xvfb (one FreeCAD session).
+
+The case is built here from analytic solids, so every expected figure follows from the
+construction: a 40 x 30 x 20 block with a Ø10 through hole; the candidate has a Ø12 hole
+(missing ring 20·π·(6²-5²) = 220π mm³), a 10 x 10 x 5 boss on top (extra 500 mm³), and
+is turned 30° and moved 50 mm, so it must be aligned to be scored.
+"""
+
+import importlib.util
+import json
+import math
+import os
+import sys
+
+import pytest
+import yaml
+from conftest import ROOT, run_cli
+
+from cadbench_wb.gui import launch, panel_model
+
+pytestmark = pytest.mark.gui
+
+MACRO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "workbench_macro.py")
+V_BLOCK = 40 * 30 * 20
+V_REFERENCE = V_BLOCK - 20 * math.pi * 5**2
+V_MISSING = 20 * math.pi * (6**2 - 5**2)
+V_EXTRA = 10 * 10 * 5
+V_COMMON = V_REFERENCE - V_MISSING
+IOU = V_COMMON / (V_REFERENCE + V_EXTRA)
+HAS_DIMENSIONS = importlib.util.find_spec("cadbench_wb.app.dimension_stage") is not None
+
+
+def _build_case(fc, part, folder):
+    case = folder / "cases" / "holed_block"
+    (case / "candidates").mkdir(parents=True)
+    hole = part.makeCylinder(5, 20, fc.Vector(12, 10, 0))
+    part.makeBox(40, 30, 20).cut(hole).Solids[0].exportStep(str(case / "reference.step"))
+    wrong = part.makeBox(40, 30, 20).cut(part.makeCylinder(6, 20, fc.Vector(12, 10, 0)))
+    wrong = wrong.fuse(part.makeBox(10, 10, 5, fc.Vector(25, 5, 20))).removeSplitter()
+    wrong = wrong.Solids[0]
+    wrong.rotate(fc.Vector(0, 0, 0), fc.Vector(0, 0, 1), 30)
+    wrong.translate(fc.Vector(50, 0, 0))
+    wrong.exportStep(str(case / "candidates" / "wrong_hole.step"))
+    text = {
+        "id": "holed_block",
+        "title": "Block with a through hole",
+        "reference": "reference.step",
+        "group": "gui-test",
+        "anchoring": False,
+        "dimensions": [
+            {"id": "L", "kind": "length", "value": 40},
+            {"id": "W", "kind": "length", "value": 30},
+            {"id": "H", "kind": "length", "value": 20},
+            {"id": "HOLE", "kind": "diameter", "value": 10},
+        ],
+    }
+    (case / "case.yaml").write_text(yaml.safe_dump(text, sort_keys=False))
+    return case
+
+
+@pytest.fixture(scope="module")
+def gui_run(fc, part, tmp_path_factory):
+    missing = launch.missing_programs()
+    if missing:
+        pytest.skip(f"GUI test needs {', '.join(missing)} (make setup installs them)")
+    folder = tmp_path_factory.mktemp("gui")
+    case = _build_case(fc, part, folder)
+    report = folder / "report.json"
+    broken = folder / "broken" / "empty.step"
+    broken.parent.mkdir()
+    broken.write_bytes(b"")
+    env = {
+        "CADBENCH_GUI_SCENARIO": "analytic",
+        "CADBENCH_GUI_BROKEN": str(broken),
+        "CADBENCH_GUI_REPORT": str(report),
+        "CADBENCH_GUI_CASES": str(case.parent),
+        "CADBENCH_GUI_CASE": "holed_block",
+        "CADBENCH_GUI_CANDIDATE": "wrong_hole.step",
+        "CADBENCH_GUI_AUTHOR_DIR": str(folder / "authored"),
+        "CADBENCH_GUI_SHOTS": str(folder),
+        "CADBENCH_PYTHON": sys.executable,
+    }
+    process = launch.run_macro(MACRO, env=env, timeout=110, home=str(folder / "home"))
+    assert report.exists(), f"FreeCAD wrote no report; its output:\n{process.stdout[-3000:]}"
+    data = json.loads(report.read_text())
+    assert data["error"] is None, data["error"]
+    assert process.returncode == 0, f"FreeCAD did not exit cleanly:\n{process.stdout[-2000:]}"
+    data["case_folder"] = str(case)
+    return data
+
+
+def _row(rows, first_cell_part):
+    return next(r for r in rows if first_cell_part in r["cells"][0])
+
+
+def test_workbench_activates_with_its_toolbar(gui_run):
+    assert gui_run["workbench"] == "CadBenchWorkbench"
+    for command in ("CadBench_OpenCase", "CadBench_Score", "CadBench_ShowDiff"):
+        assert command in gui_run["toolbar"]
+    assert gui_run["icons_null"] == []
+
+
+def test_case_browser_lists_the_case_and_its_candidates(gui_run):
+    row = gui_run["browser_cases"][0]
+    assert row["cells"][:2] == ["holed_block", "Block with a through hole"]
+    assert row["cells"][4:] == ["4", "1"]
+    assert gui_run["browser_candidates"] == ["wrong_hole.step"]
+
+
+def test_score_from_the_toolbar_fills_the_table(gui_run):
+    assert gui_run["score_enabled"] and gui_run["busy_after_trigger"]
+    shape = _row(gui_run["panel"]["metrics"], "shapeIoU")
+    assert float(shape["cells"][1]) == pytest.approx(IOU, abs=2e-3)
+    assert shape["cells"][3] == "PASS"
+    assert shape["colour"] == panel_model.COLOURS["PASS"]
+    assert "holed_block" in gui_run["panel"]["header"]
+    missing = _row(gui_run["panel"]["shape"], "Missing volume")
+    assert float(missing["cells"][1]) == pytest.approx(V_MISSING, rel=0.03)
+    thread = _row(gui_run["panel"]["metrics"], "threadMatch")
+    assert thread["cells"][3] in ("n/a", "not run")  # no thread on this part
+
+
+def test_failed_dimension_is_red_and_clicking_selects_its_geometry(gui_run):
+    if not HAS_DIMENSIONS:
+        assert _row(gui_run["panel"]["metrics"], "dimensionRecall")["cells"][3] == "not run"
+        pytest.skip("the dimension stage is not built yet")
+    rows = {r["cells"][0]: r for r in gui_run["panel"]["dimensions"]}
+    assert set(rows) == {"L", "W", "H", "HOLE"}
+    assert rows["HOLE"]["colour"] == panel_model.COLOURS["FAIL"]
+    assert all(rows[k]["colour"] == panel_model.COLOURS["PASS"] for k in ("L", "W", "H"))
+    recall = _row(gui_run["panel"]["metrics"], "dimensionRecall")
+    assert float(recall["cells"][1]) == pytest.approx(0.75)
+    assert gui_run["selection"], "clicking the failed row selected nothing"
+    # HOLE is not on the candidate: its place on the reference is shown and zoomed to.
+    assert gui_run["selection"] == [["Reference", rows["HOLE"]["cells"][5].split()[-1].split("+")]]
+    assert gui_run["camera_moved"]
+
+
+def test_show_diff_adds_coloured_group_in_the_reference_frame(gui_run):
+    objects = gui_run["diff_objects"]
+    assert objects["CadBenchDiff"]["children"] == ["DiffCommon", "DiffMissing", "DiffExtra"]
+    for part, name in (
+        ("common", "DiffCommon"),
+        ("missing", "DiffMissing"),
+        ("extra", "DiffExtra"),
+    ):
+        rgb, transparency = panel_model.DIFF_STYLE[part]
+        assert objects[name]["colour"] == [round(c, 3) for c in rgb]
+        assert objects[name]["transparency"] == transparency
+        assert objects[name]["visible"]
+    assert objects["DiffMissing"]["volume"] == pytest.approx(V_MISSING, rel=0.03)
+    assert objects["DiffExtra"]["volume"] == pytest.approx(V_EXTRA, rel=0.03)
+    assert objects["DiffCommon"]["volume"] == pytest.approx(V_COMMON, rel=0.01)
+    # The common part lies where the reference lies: the candidate was aligned onto it.
+    box = objects["DiffCommon"]["bbox"]
+    assert box == pytest.approx([0, 0, 0, 40, 30, 20], abs=0.5)
+    assert not objects["Reference"]["visible"] and not objects["Candidate"]["visible"]
+    assert gui_run["panel_after_diff"]["visibility"]["missing"] is True
+
+
+def test_alignment_applies_and_undoes(gui_run):
+    assert gui_run["placement_before"] == [[0, 0, 0], [0, 0, 0, 1]]
+    # Applied, the candidate's block sits on the reference's 40 x 30 footprint.
+    box = gui_run["candidate_bbox_applied"]
+    assert box[:2] == pytest.approx([0, 0], abs=0.5)
+    assert box[3:5] == pytest.approx([40, 30], abs=0.5)
+    assert gui_run["placement_undone"] == gui_run["placement_before"]
+
+
+def test_authored_case_is_accepted_by_cadbench_score(gui_run):
+    saved = gui_run["saved_case"]
+    assert saved, gui_run["authoring_message"]
+    rows = gui_run["authoring"]["rows"]
+    assert [r[1:3] for r in rows] == [["diameter", "10"], ["length", "20"]]
+    assert rows[0][5] == gui_run["picked"]["circle"]
+    assert rows[1][5] == "+".join(gui_run["picked"]["planes"])
+    if HAS_DIMENSIONS:
+        assert [r[6] for r in rows] == ["measurable", "measurable"]
+        assert "1.0000 (2 of 2)" in gui_run["authoring"]["live"]
+    else:
+        assert "referenceCoverage</b> n/a" in gui_run["authoring"]["live"]
+    data = yaml.safe_load(open(os.path.join(saved, "case.yaml")))
+    assert data["anchoring"] is True and data["id"] == "authored_block"
+    assert [(d["kind"], d["value"]) for d in data["dimensions"]] == [
+        ("diameter", 10),
+        ("length", 20),
+    ]
+    assert os.path.isfile(os.path.join(saved, data["reference"]))
+    candidate = os.path.join(gui_run["case_folder"], "candidates", "wrong_hole.step")
+    status, out, err = run_cli("score", "--case", saved, candidate, "--json", "-")
+    assert status == 0, err
+    result = json.loads(out)
+    assert result["case"]["id"] == "authored_block"
+    assert result["shapeIoU"] == pytest.approx(IOU, abs=2e-3)
+    assert os.path.dirname(saved) != ROOT
+
+
+def test_cancel_stops_the_scoring_and_says_so(gui_run):
+    assert gui_run["cancel_visible"] and gui_run["progress_visible"]
+    assert gui_run["after_cancel"]["message"] == "Cancelled."
+    # The table still shows the last finished scoring.
+    shape = _row(gui_run["after_cancel"]["metrics"], "shapeIoU")
+    assert float(shape["cells"][1]) == pytest.approx(IOU, abs=2e-3)
+
+
+def test_broken_candidate_is_a_failed_delivery_in_the_panel(gui_run):
+    assert gui_run["broken_loaded"]
+    assert "empty_file" in gui_run["broken_load_message"]
+    assert "NOT DELIVERED: empty_file" in gui_run["broken"]["header"]
+    shape = _row(gui_run["broken"]["metrics"], "shapeIoU")
+    assert shape["cells"][1:4] == ["0.0000", "0.90", "FAIL"]
+    assert "not delivered" in shape["tooltip"]
+
+
+def test_score_folder_fills_the_batch_table(gui_run):
+    rows = gui_run["folder"]["batch"]
+    assert [r["cells"][0] for r in rows] == ["wrong_hole.step"]
+    assert rows[0]["cells"][1].startswith(f"{IOU:.4f}"[:5])
+    assert rows[0]["cells"][-2] == "FAIL" if HAS_DIMENSIONS else "PASS"
+    assert "1 of 1" in gui_run["folder"]["message"]

@@ -1,0 +1,319 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""FreeCAD macro run by test_workbench_gui.py inside the real GUI (under Xvfb).
+
+It uses the workbench as a user would: activates it, opens a case in the case browser,
+picks a candidate, presses Score and Show diff on the toolbar, applies and undoes the
+alignment, clicks the failed dimension, authors a new case by picking on the reference,
+and writes what the window shows (panel cells and colours, document objects, selection)
+to the JSON report the test asserts on. Inputs come from CADBENCH_GUI_* variables.
+"""
+
+import json
+import os
+import traceback
+
+import FreeCAD
+import FreeCADGui
+
+ENV = os.environ
+REPORT = ENV["CADBENCH_GUI_REPORT"]
+
+try:
+    from cadbench_wb.gui import authoring, case_browser, panel, scripted, session, tables
+    from cadbench_wb.gui.qt import QtCore, QtGui, QtWidgets
+except Exception:  # report and quit instead of leaving FreeCAD open until the timeout
+    with open(REPORT, "w") as handle:
+        json.dump({"error": traceback.format_exc()}, handle)
+    from PySide import QtGui as _QtGui
+
+    _QtGui.QApplication.instance().quit()
+    raise
+SHOTS = ENV.get("CADBENCH_GUI_SHOTS", "")
+
+
+def toolbar_action(name: str):
+    mw = FreeCADGui.getMainWindow()
+    for bar in mw.findChildren(QtWidgets.QToolBar):
+        for action in bar.actions():
+            if action.objectName() == name:
+                return action
+    raise LookupError(f"no toolbar action {name}")
+
+
+def click(widget, point):
+    """A real left click (press and release events) at point in widget."""
+    for kind in (QtCore.QEvent.Type.MouseButtonPress, QtCore.QEvent.Type.MouseButtonRelease):
+        event = QtGui.QMouseEvent(
+            kind,
+            QtCore.QPointF(point),
+            QtCore.Qt.MouseButton.LeftButton,
+            QtCore.Qt.MouseButton.LeftButton,
+            QtCore.Qt.KeyboardModifier.NoModifier,
+        )
+        QtWidgets.QApplication.sendEvent(widget, event)
+
+
+def results():
+    return panel.panel()
+
+
+def shot(report, name):
+    if SHOTS:
+        path = os.path.join(SHOTS, f"{name}.png")
+        scripted.screenshot(path)
+        report.setdefault("shots", []).append(path)
+
+
+def document_objects():
+    doc = FreeCAD.ActiveDocument
+    found = {}
+    for obj in doc.Objects:
+        entry = {"label": obj.Label, "type": obj.TypeId}
+        view = getattr(obj, "ViewObject", None)
+        if view is not None:
+            entry["visible"] = bool(view.Visibility)
+            if hasattr(view, "ShapeColor"):
+                entry["colour"] = [round(c, 3) for c in view.ShapeColor[:3]]
+                entry["transparency"] = view.Transparency
+        shape = getattr(obj, "Shape", None)
+        if shape is not None and not shape.isNull() and shape.Solids:
+            entry["volume"] = shape.Volume
+            box = shape.BoundBox
+            entry["bbox"] = [box.XMin, box.YMin, box.ZMin, box.XMax, box.YMax, box.ZMax]
+        if obj.TypeId == "App::DocumentObjectGroup":
+            entry["children"] = [child.Name for child in obj.Group]
+        found[obj.Name] = entry
+    return found
+
+
+def step_activate(report):
+    FreeCADGui.activateWorkbench("CadBenchWorkbench")
+    report["workbench"] = FreeCADGui.activeWorkbench().name()
+    mw = FreeCADGui.getMainWindow()
+    bars = [b for b in mw.findChildren(QtWidgets.QToolBar) if b.windowTitle() == "cadbench"]
+    report["toolbar"] = [a.objectName() for b in bars for a in b.actions() if a.objectName()]
+    report["icons_null"] = [
+        a.objectName() for b in bars for a in b.actions() if a.objectName() and a.icon().isNull()
+    ]
+
+
+def step_open_case(report):
+    browser = case_browser.show_browser(ENV["CADBENCH_GUI_CASES"])
+    report["browser_cases"] = tables.contents(browser.case_table)
+    assert browser.select_case(ENV["CADBENCH_GUI_CASE"]), "case not listed in the browser"
+    report["browser_candidates"] = [
+        browser.candidate_list.item(i).text() for i in range(browser.candidate_list.count())
+    ]
+    browser.open_button.click()
+    combo = results().candidate_combo
+    names = [combo.itemText(i) for i in range(combo.count())]
+    index = names.index(ENV["CADBENCH_GUI_CANDIDATE"])
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+    report["after_open"] = results().contents()
+    return scripted.wait_ms(800)  # FreeCAD refreshes the commands' enabled state on a timer
+
+
+def step_score(report):
+    report["score_enabled"] = toolbar_action("CadBench_Score").isEnabled()
+    toolbar_action("CadBench_Score").trigger()
+    report["busy_after_trigger"] = results().is_busy()
+    return lambda: not results().is_busy()
+
+
+def step_record_score(report):
+    report["panel"] = results().contents()
+    report["result"] = session.current().result
+    return scripted.wait_ms(800)  # FreeCAD refreshes the commands' enabled state on a timer
+
+
+def step_show_diff(report):
+    report["show_diff_enabled"] = toolbar_action("CadBench_ShowDiff").isEnabled()
+    toolbar_action("CadBench_ShowDiff").trigger()
+    FreeCADGui.SendMsgToActiveView("ViewFit")
+    report["diff_objects"] = document_objects()
+    report["panel_after_diff"] = results().contents()
+    return scripted.wait_ms(300)
+
+
+def step_alignment(report):
+    shot(report, "scored_diff")
+    candidate = session.current().candidate.object()
+    report["placement_before"] = _placement(candidate)
+    results().apply_button.click()
+    report["placement_applied"] = _placement(candidate)
+    report["candidate_bbox_applied"] = _bbox(candidate)
+    results().undo_button.click()
+    report["placement_undone"] = _placement(candidate)
+
+
+def step_click_failed_dimension(report):
+    table = results().dimension_table
+    results().tabs.setCurrentWidget(table)
+    scripted.process_events()
+    rows = tables.contents(table)
+    failed = [i for i, row in enumerate(rows) if row["cells"][4] and "not" in row["cells"][4]]
+    report["failed_rows"] = failed
+    if not failed:
+        return None
+    view = FreeCADGui.ActiveDocument.ActiveView
+    camera = view.getCamera()
+    click(table.viewport(), table.visualItemRect(table.item(failed[0], 0)).center())
+    report["camera_moved"] = view.getCamera() != camera
+    report["selection"] = [
+        [s.ObjectName, list(s.SubElementNames)] for s in FreeCADGui.Selection.getSelectionEx()
+    ]
+    report["message_after_click"] = results().message.text()
+    return scripted.wait_ms(200)
+
+
+def step_author(report):
+    toolbar_action("CadBench_AuthorCase").trigger()
+    panel_ = authoring.dock(create=False).widget()
+    reference = session.current().reference.object()
+    shape = reference.Shape
+    circle = next(
+        f"Edge{i + 1}"
+        for i, e in enumerate(shape.Edges)
+        if e.Curve.TypeId == "Part::GeomCircle" and abs(e.Curve.Radius - 5) < 1e-6
+    )
+    planes = [
+        f"Face{i + 1}"
+        for i, f in enumerate(shape.Faces)
+        if f.Surface.TypeId == "Part::GeomPlane" and abs(abs(f.normalAt(0, 0).z) - 1) < 1e-9
+    ]
+    FreeCADGui.Selection.clearSelection()
+    FreeCADGui.Selection.addSelection(reference, circle)
+    panel_.add_from_selection()
+    FreeCADGui.Selection.clearSelection()
+    for face in planes:
+        FreeCADGui.Selection.addSelection(reference, face)
+    panel_.add_from_selection()
+    panel_.id_edit.setText("authored_block")
+    panel_.title_edit.setText("Block authored in the GUI test")
+    panel_.group_edit.setText("gui")
+    panel_.anchoring_radio.setChecked(True)
+    report["picked"] = {"circle": circle, "planes": planes}
+    report["reference_has_circle_radius"] = [
+        round(e.Curve.Radius, 6) for e in shape.Edges if e.Curve.TypeId == "Part::GeomCircle"
+    ][:1]
+    return lambda: not panel_.live_busy()
+
+
+def step_save_case(report):
+    panel_ = authoring.dock(create=False).widget()
+    report["authoring"] = panel_.contents()
+    shot(report, "authoring")
+    case = panel_.save(ENV["CADBENCH_GUI_AUTHOR_DIR"])
+    report["saved_case"] = case.path if case is not None else None
+    report["authoring_message"] = panel_.message.text()
+    report["objects_end"] = document_objects()
+
+
+def step_cancel(report):
+    """Score again and press Cancel once the scoring process runs."""
+    toolbar_action("CadBench_Score").trigger()
+
+    def started():
+        thread = results()._thread
+        return thread is None or bool(thread.stage())
+
+    return started
+
+
+def step_press_cancel(report):
+    report["cancel_visible"] = results().cancel_button.isVisible()
+    report["progress_visible"] = results().progress.isVisible()
+    results().cancel_button.click()
+    return lambda: not results().is_busy()
+
+
+def step_record_cancel(report):
+    report["after_cancel"] = results().contents()
+    report["result_after_cancel"] = session.current().result is not None
+
+
+def step_broken_candidate(report):
+    report["broken_loaded"] = results().load_candidate(ENV["CADBENCH_GUI_BROKEN"])
+    report["broken_load_message"] = results().message.text()
+    results().score()
+    return lambda: not results().is_busy()
+
+
+def step_record_broken(report):
+    report["broken"] = results().contents()
+
+
+def step_score_folder(report):
+    results().score_folder(os.path.join(ENV["CADBENCH_GUI_CASES"], ENV["CADBENCH_GUI_CASE"],
+                                        "candidates"))  # fmt: skip
+    return lambda: not results().is_busy()
+
+
+def step_record_folder(report):
+    report["folder"] = results().contents()
+
+
+def step_generate_drawing(report):
+    from cadbench_wb.gui import drawing
+
+    toolbar_action("CadBench_GenerateDrawing").trigger()
+    return lambda: not drawing.is_running()
+
+
+def step_record_drawing(report):
+    report["drawing_message"] = results().message.text()
+    report["drawing_documents"] = {
+        name: sorted({o.TypeId for o in doc.Objects})
+        for name, doc in FreeCAD.listDocuments().items()
+    }
+
+
+def _placement(obj):
+    p = obj.Placement
+    return [list(p.Base), list(p.Rotation.Q)]
+
+
+def _bbox(obj):
+    b = obj.Shape.BoundBox
+    return [b.XMin, b.YMin, b.ZMin, b.XMax, b.YMax, b.ZMax]
+
+
+SCENARIOS = {
+    # The analytic case: every figure known from its construction.
+    "analytic": [
+        ("activate", step_activate),
+        ("open_case", step_open_case),
+        ("score", step_score),
+        ("record_score", step_record_score),
+        ("show_diff", step_show_diff),
+        ("alignment", step_alignment),
+        ("click_failed_dimension", step_click_failed_dimension),
+        ("author", step_author),
+        ("save_case", step_save_case),
+        ("cancel", step_cancel),
+        ("press_cancel", step_press_cancel),
+        ("record_cancel", step_record_cancel),
+        ("broken_candidate", step_broken_candidate),
+        ("record_broken", step_record_broken),
+        ("score_folder", step_score_folder),
+        ("record_folder", step_record_folder),
+    ],
+    # A bundled case, scored from the toolbar as a newcomer would.
+    "bundled": [
+        ("activate", step_activate),
+        ("open_case", step_open_case),
+        ("score", step_score),
+        ("record_score", step_record_score),
+        ("click_failed_dimension", step_click_failed_dimension),
+        ("generate_drawing", step_generate_drawing),
+        ("record_drawing", step_record_drawing),
+    ],
+}
+
+script = scripted.Script(
+    SCENARIOS[ENV.get("CADBENCH_GUI_SCENARIO", "analytic")],
+    REPORT,
+    timeout_s=float(ENV.get("CADBENCH_GUI_TIMEOUT", "75")),
+)
+script.start(1500)

@@ -1,0 +1,289 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The panel's view-model: what the dock shows for a result dict, without a window."""
+
+import pytest
+import yaml
+
+from cadbench_wb import cases
+from cadbench_wb.gui import authoring_model, detail_rows, panel_model
+from cadbench_wb.gui.panel_model import COLOURS, FAIL, NOT_APPLICABLE, NOT_CHECKED, NOT_RUN, PASS
+
+
+def _result(**extra):
+    result = {
+        "reference": {"path": "/cases/a/reference.step"},
+        "candidate": {"path": "/tmp/cand.step"},
+        "delivered": True,
+        "failure": None,
+        "metricFingerprint": "0123456789abcdef",
+        "verdict": {"formal": FAIL, "reachable": PASS},
+        "verdicts": {
+            "shapeIoU": {"verdict": PASS, "value": 0.97, "threshold": 0.9, "reachable": PASS,
+                         "reason": "0.9700 >= 0.9"},
+            "dimensionRecall": {"verdict": FAIL, "value": 0.8235, "threshold": 0.95,
+                                "reachable": PASS, "ceiling": 0.8235, "reason": "at the ceiling"},
+            "threadMatch": {"verdict": NOT_CHECKED, "value": None, "threshold": 1.0,
+                            "applicable": False, "reason": "the reference has no thread"},
+            "drawingMatch": {"verdict": NOT_CHECKED, "value": None, "threshold": 0.9,
+                             "reachable": NOT_CHECKED, "reason": "TechDraw failed",
+                             "note": "self-consistency"},
+        },
+    }  # fmt: skip
+    result.update(extra)
+    return result
+
+
+def test_metric_rows_cover_the_five_metrics_in_order_with_their_states():
+    rows = panel_model.metric_rows(_result())
+    assert [r.key for r in rows] == [
+        "shapeIoU",
+        "dimensionRecall",
+        "semanticMatch",
+        "threadMatch",
+        "drawingMatch",
+    ]
+    states = {r.key: r.state for r in rows}
+    assert states == {
+        "shapeIoU": PASS,
+        "dimensionRecall": FAIL,
+        "semanticMatch": NOT_RUN,
+        "threadMatch": NOT_APPLICABLE,
+        "drawingMatch": NOT_CHECKED,
+    }
+    shape, recall, semantic, thread, drawing = rows
+    assert shape.cells == ["Shape fidelity (shapeIoU)", "0.9700", "0.90", PASS, PASS, "-"]
+    assert recall.cells[3:] == [FAIL, PASS, "0.8235"]
+    assert recall.colour == COLOURS[FAIL] and shape.colour == COLOURS[PASS]
+    assert thread.tooltip == "the reference has no thread"
+    assert drawing.cells[1] == "-" and "note: self-consistency" in drawing.tooltip
+    assert "not computed" in semantic.tooltip
+    assert len({COLOURS[s] for s in (PASS, FAIL, NOT_CHECKED)}) == 3
+
+
+def test_unknown_metrics_in_the_result_are_shown_after_the_five():
+    result = _result()
+    result["verdicts"]["futureMetric"] = {"verdict": PASS, "value": 1.0, "threshold": 0.5}
+    assert panel_model.metric_rows(result)[-1].key == "futureMetric"
+
+
+def test_ceilings_are_na_until_the_core_reports_them():
+    rows = panel_model.ceiling_rows(_result())
+    assert [r.cells for r in rows] == [
+        ["referenceCoverage", NOT_APPLICABLE],
+        ["drawingSelfTest", NOT_APPLICABLE],
+        ["randomHitRate", NOT_APPLICABLE],
+    ]
+    rows = panel_model.ceiling_rows(
+        _result(referenceCoverage=14 / 17, randomHitRate={"length": 0.0369, "angle": 0.0028})
+    )
+    assert rows[0].cells[1] == "0.8235"
+    assert rows[2].cells[1] == "length 0.0369 / angle 0.0028"
+
+
+def test_dimension_rows_colour_by_status_and_point_at_geometry():
+    dimensions = [
+        {"id": "D1", "kind": "length", "target": 40.0, "found": 40.0, "status": "found",
+         "tolerance": 0.2, "candidateGeometry": ["Face1", "Face6"],
+         "referenceGeometry": ["Edge5"]},
+        {"id": "D2", "kind": "diameter", "target": 11.0, "found": None, "status": "not_found",
+         "tolerance": 0.055, "candidateGeometry": [], "referenceGeometry": ["Edge41"]},
+        {"id": "D3", "kind": "length", "target": 45.0, "status": "not_measurable",
+         "referenceGeometry": []},
+        {"id": "D4", "kind": "angle", "target": 63.43, "found": 63.43, "status": "found",
+         "candidateGeometry": "Face2+Face7"},
+    ]  # fmt: skip
+    rows = detail_rows.dimension_rows(_result(dimensions=dimensions))
+    assert [r.state for r in rows] == [PASS, FAIL, NOT_CHECKED, PASS]
+    assert rows[0].cells == [
+        "D1",
+        "length",
+        "40.000 ±0.2",
+        "40.000",
+        "found",
+        "cand. Face1+Face6; ref. Edge5",
+    ]
+    assert rows[1].cells[2:5] == ["Ø11.000 ±0.055", "-", "not found"]
+    assert rows[1].targets == [("reference", "Edge41")]
+    assert rows[3].cells[2] == "63.430°"
+    assert rows[3].targets == [("candidate", "Face2"), ("candidate", "Face7")]
+    assert rows[2].targets == []
+
+
+def test_entries_in_either_shape_become_rows():
+    grouped = {"matched": [{"id": "hole1", "kind": "hole", "diameter": 8.0}],
+               "missing": [{"id": "chamfer2", "geometry": "Edge4"}], "extra": ["boss"]}  # fmt: skip
+    rows = detail_rows.entry_rows(grouped)
+    assert [(r.cells[0], r.cells[1], r.state) for r in rows] == [
+        ("hole1", "matched", PASS),
+        ("chamfer2", "missing", FAIL),
+        ("boss", "extra", FAIL),
+    ]
+    assert rows[0].cells[2] == "diameter 8.000, kind hole"
+    assert rows[1].targets == [("candidate", "Edge4")]
+    listed = detail_rows.entry_rows({"items": [{"name": "M8", "status": "pitch_wrong"}]})
+    assert listed[0].cells[:2] == ["M8", "pitch wrong"]
+    assert detail_rows.entry_rows(None) == []
+
+
+def test_failed_delivery_is_named_in_the_header():
+    result = _result(delivered=False, failure={"reason": "empty_file", "detail": "0 bytes"})
+    lines = dict(panel_model.header_lines(result))
+    assert lines["Delivery"] == "NOT DELIVERED: empty_file - 0 bytes"
+    assert lines["Case verdict"] == "FAIL (formal), PASS (reachable)"
+    assert lines["Candidate"] == "cand.step"
+
+
+def test_diff_files_alignment_and_drawing_files():
+    result = _result(
+        diffFiles={"missing": {"step": "/d/diff_missing.step", "glb": "/d/m.glb"}, "extra": None,
+                   "common": {"step": "/d/diff_common.step"}},
+        shape={"alignment": {"rotation": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+                             "translation": [1.0, -2.0, 0.5], "rotationAngleDeg": 30.0,
+                             "ambiguous": True, "alternatives": [{}, {}]}},
+        drawing={"files": {"svg": "/d/page.svg", "fcstd": "/d/page.FCStd"}},
+    )  # fmt: skip
+    assert panel_model.diff_files(result) == {
+        "common": "/d/diff_common.step",
+        "missing": "/d/diff_missing.step",
+    }
+    assert panel_model.alignment_text(result) == (
+        "rotated 30.00°, moved (1.000, -2.000, 0.500) mm; ambiguous: 2 other pose(s) fit as well"
+    )
+    assert panel_model.drawing_files(result) == {"svg": "/d/page.svg"}
+    assert panel_model.alignment_of(_result()) is None
+
+
+def test_batch_rows_for_results_and_errors():
+    row = panel_model.batch_row("a.step", {"result": _result()})
+    assert row.cells[:3] == ["a.step", "0.9700 PASS", "0.8235 FAIL"]
+    assert row.cells[4] == NOT_APPLICABLE and row.cells[-2:] == [FAIL, PASS]
+    assert row.state == FAIL and "dimensionRecall: at the ceiling" in row.tooltip
+    lost = panel_model.batch_row("b.step", {"error": {"reason": "worker_lost", "detail": "x"}})
+    assert lost.state == NOT_CHECKED and lost.tooltip == "worker_lost: x"
+    assert panel_model.batch_row("c.step", {"cancelled": True}).tooltip == "cancelled"
+
+
+def test_draft_case_is_written_as_a_case_the_scorer_loads(tmp_path):
+    reference = tmp_path / "model.step"
+    reference.write_text("ISO-10303-21;")
+    draft = authoring_model.CaseDraft("my_part", "My part", "gui", True, str(reference))
+    draft.add("diameter", 10.0, "Edge10", spectrum="default")
+    draft.add("length", 45.0, "Face1+Face4", "axis height", spectrum="extended")
+    draft.dimensions[0].tol = 0.02
+    case = authoring_model.save_case(draft, str(tmp_path / "case"))
+    assert case.id == "my_part" and case.anchoring is True and case.group == "gui"
+    assert [(d.id, d.kind, d.value, d.spectrum) for d in case.dimensions] == [
+        ("D1", "diameter", 10.0, "default"),
+        ("D2", "length", 45.0, "extended"),
+    ]
+    assert case.dimensions[0].tolerance == 0.02
+    assert (tmp_path / "case" / "reference.step").read_text() == "ISO-10303-21;"
+    data = yaml.safe_load((tmp_path / "case" / "case.yaml").read_text())
+    assert data["dimensions"][0] == {
+        "id": "D1",
+        "kind": "diameter",
+        "value": 10,
+        "tol": 0.02,
+        "source": "Edge10",
+    }
+
+
+def test_invalid_draft_gets_the_loaders_reason_and_writes_nothing(tmp_path):
+    reference = tmp_path / "model.step"
+    reference.write_text("x")
+    draft = authoring_model.CaseDraft("", "t", reference_source=str(reference))
+    draft.add("length", 5.0)
+    with pytest.raises(cases.CaseInvalid, match="id: required text field"):
+        authoring_model.save_case(draft, str(tmp_path / "case"))
+    assert not (tmp_path / "case").exists()
+    draft.id = "ok"
+    draft.dimensions[0].value = -1
+    with pytest.raises(cases.CaseInvalid, match=r"dimensions\[0\].value: must be positive"):
+        authoring_model.save_case(draft, str(tmp_path / "case"))
+
+
+def test_draft_ids_stay_unique_after_removal():
+    draft = authoring_model.CaseDraft()
+    for value in (1, 2, 3):
+        draft.add("length", value)
+    del draft.dimensions[0]
+    assert draft.add("length", 4).id == "D4"
+    assert authoring_model.folder_name(" my case/2 ") == "my_case_2"
+
+
+def test_live_figures_say_na_until_the_core_reports_them():
+    assert authoring_model.live_figures(None, 3) == {
+        "coverage": NOT_APPLICABLE,
+        "self_test": NOT_APPLICABLE,
+        "random": NOT_APPLICABLE,
+        "warning": "",
+    }
+    result = {
+        "referenceCoverage": 2 / 3,
+        "drawingSelfTest": 1.0,
+        "randomHitRate": {"length": 0.0137, "angle": 0.0028},
+        "dimensions": [
+            {"id": "D1", "status": "found"},
+            {"id": "D2", "status": "found"},
+            {"id": "D3", "status": "not_measurable"},
+        ],
+    }
+    figures = authoring_model.live_figures(result, 3)
+    assert figures["coverage"] == "0.6667 (2 of 3)"
+    assert figures["self_test"] == "1.0000"
+    assert figures["random"] == "length 0.0137 / angle 0.0028"
+    assert figures["warning"] == "Not measurable on the reference: D3"
+
+
+def test_declaration_warning_names_extended_and_unmeasurable_dimensions():
+    draft = authoring_model.CaseDraft()
+    draft.add("length", 10, spectrum="default")
+    draft.add("length", 45, spectrum="extended")
+    draft.add("length", 60.83, spectrum="none")
+    assert authoring_model.declaration_warning(draft.dimensions) == (
+        "Not measurable on the reference: D3; Measurable only with --spectrum extended: D2"
+    )
+    assert authoring_model.ON_REFERENCE["none"][1] == FAIL
+
+
+def test_feature_thread_and_drawing_sections_in_the_stages_shapes():
+    features = {
+        "reference": [{"id": "F1", "type": "hole", "faces": ["Face7"], "kind": "through",
+                       "params": {"diameter": 10.0}},
+                      {"id": "F3", "type": "chamfer", "faces": ["Face2"]}],
+        "candidate": [{"id": "F1", "type": "hole", "faces": ["Face9"]}],
+        "matched": [{"reference": "F1", "candidate": "F1", "credit": 0.5, "type": "hole",
+                     "differences": ["diameter 12 instead of 10 (tolerance 0.05)"]}],
+        "missing": [{"id": "F3", "type": "chamfer", "faces": ["Face2"]}],
+        "extra": [{"id": "F2", "type": "boss", "faces": ["Face8", "Face9"],
+                   "kind": "prismatic", "params": {"height": 5.0}}],
+        "unrecognised": {"candidate": [], "reference": []},
+    }  # fmt: skip
+    rows = detail_rows.feature_rows(features)
+    assert [(r.cells[0], r.cells[1], r.state) for r in rows] == [
+        ("hole F1→F1", "differs (credit 0.5)", FAIL),
+        ("chamfer F3", "missing", FAIL),
+        ("boss F2", "extra", FAIL),
+    ]
+    assert rows[0].targets == [("candidate", "Face9"), ("reference", "Face7")]
+    assert rows[1].targets == [("reference", "Face2")]
+    assert rows[2].cells[2] == "prismatic height 5.000"
+    threads = {
+        "applicable": True,
+        "reference": [{"designation": "M8", "kind": "external", "pitch": 1.25, "faces": ["Face3"]}],
+        "candidate": [{"designation": "M8", "kind": "external", "pitch": 1.0, "faces": ["Face4"]},
+                      {"designation": "M6", "kind": "internal", "faces": []}],
+        "pairs": [{"reference": 0, "candidate": 0, "matched": False,
+                   "checks": {"major": {"ok": True}, "pitch": {"ok": False}}}],
+    }  # fmt: skip
+    rows = detail_rows.thread_rows(threads)
+    assert [(r.cells[0], r.cells[1], r.state) for r in rows] == [
+        ("M8", "differs: pitch", FAIL),
+        ("M6", "extra", FAIL),
+    ]
+    assert rows[0].targets == [("candidate", "Face4"), ("reference", "Face3")]
+    drawing = {"dimensions": [{"id": "D1", "found": True, "target": 40.0, "displayed": "40",
+                               "view": "Top"}, {"id": "D2", "found": False, "target": 11.0}]}  # fmt: skip
+    rows = detail_rows.drawing_rows(drawing)
+    assert [(r.cells[1], r.state) for r in rows] == [("found", PASS), ("not found", FAIL)]
+    assert rows[0].cells[2] == "target 40.000, prints '40' in view Top"
