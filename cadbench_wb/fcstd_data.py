@@ -34,6 +34,13 @@ class DocumentObject:
 
 def _value_of(prop: ET.Element):
     """The plain value of a property element, or None for kinds cadbench does not read."""
+    # A custom enumeration (Fasteners' 'diameter': 'M8') stores its names in the file: the
+    # name is the value. Built-in enumerations store only an index (read as an int).
+    names = [e.attrib.get("value") for e in prop.iter("Enum")]
+    index = prop.find("Integer")
+    if names and index is not None and index.attrib.get("value", "").isdigit():
+        position = int(index.attrib["value"])
+        return names[position] if position < len(names) else None
     for child in prop:
         tag, attrs = child.tag, child.attrib
         if tag in ("Bool",):

@@ -56,7 +56,9 @@ def import_freecad():
 
 def _add_mod_dir(freecad) -> None:
     """Make FreeCAD's Python workbench modules (TechDraw helpers, Mesh) importable."""
-    for base in (freecad.getHomePath(), os.path.dirname(os.path.dirname(FreeCAD_lib(freecad)))):
+    # Debian keeps Mod/ (PartDesign, Sketcher) under the resource dir, not the home path.
+    bases = (freecad.getHomePath(), freecad.getResourceDir())
+    for base in bases + (os.path.dirname(os.path.dirname(FreeCAD_lib(freecad))),):
         mod = os.path.join(base, "Mod")
         if os.path.isdir(mod) and mod not in sys.path:
             sys.path.append(mod)
