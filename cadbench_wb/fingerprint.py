@@ -29,7 +29,14 @@ METRIC_SOURCES = (
     "app/spectrum.py",
     "app/dimension_stage.py",
     "app/features.py",
+    "app/feature_regions.py",
+    "app/brep_graph.py",
+    "app/feature_stage.py",
     "app/threads.py",
+    "app/thread_stage.py",
+    # Thread tables: a cosmetic 'M8' takes its pitch from them.
+    "../resources/data/iso_metric_threads.csv",
+    "../resources/data/freecad_hole_threads.csv",
     "cases.py",
     "dimensions.py",
 )

@@ -133,7 +133,7 @@ FEATURES = {
     "gate_abs": 1.0,
     "gate_rel": 0.02,
     "position_abs": 0.1,
-    "position_rel": 0.001,
+    "position_rel": 0.002,
     "axis_deg": 1.0,
     "partial_credit": 0.5,
 }

@@ -46,9 +46,15 @@ def exact_residuals(volumes: dict) -> dict | None:
     }
 
 
-def decide(exact: dict, mesh: dict | None, sampled: dict, params: dict) -> dict:
-    """The method whose figure is reported, the volumes it gives, and why."""
-    residuals = exact_residuals(exact)
+def decide(
+    exact: dict, mesh: dict | None, sampled: dict, params: dict, exact_skipped: str | None = None
+) -> dict:
+    """The method whose figure is reported, the volumes it gives, and why.
+
+    exact_skipped names why the exact booleans were not run (modeled threads): then only
+    the mesh figure can be reported, and only when point sampling agrees with it.
+    """
+    residuals = None if exact_skipped else exact_residuals(exact)
     consistent = residuals is not None and (
         residuals["inclusionExclusion"] <= params["inclusion_exclusion_rel"]
         and residuals["differences"] <= params["difference_rel"]
@@ -82,6 +88,7 @@ def decide(exact: dict, mesh: dict | None, sampled: dict, params: dict) -> dict:
         "samplePoints": sampled["points"],
         "sampleSeed": sampled["seed"],
         "agree": agree,
+        "exactSkipped": exact_skipped,
     }
     if consistent and (agree["exact_mesh"] or agree["exact_sampling"]):
         return {
@@ -99,20 +106,22 @@ def decide(exact: dict, mesh: dict | None, sampled: dict, params: dict) -> dict:
                 f"refuted (exact {exact_iou:.4f}, mesh {mesh_iou:.4f}, sampled {sampled['iou']:.4f})"
             )
         )
+        why = f"{exact_skipped};" if exact_skipped else f"exact booleans {why};"
         volumes = {"a": mesh["a"], "b": mesh["b"], "common": mesh["common"], "union": mesh["union"]}
         return {
             "method": "mesh",
             "volumes": volumes,
             "crossCheck": cross,
             "checked": True,
-            "reason": f"exact booleans {why}; mesh boolean and point sampling agree",
+            "reason": f"{why} mesh boolean and point sampling agree",
         }
     return {
         "method": "none",
         "volumes": exact if consistent else None,
         "crossCheck": cross,
         "checked": False,
-        "reason": "no two methods agree on the IoU: not checked",
+        "reason": (f"{exact_skipped}; " if exact_skipped else "")
+        + "no two methods agree on the IoU: not checked",
     }
 
 

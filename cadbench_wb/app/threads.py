@@ -1,0 +1,535 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Threads: modeled ones measured on the B-rep, cosmetic ones read from document data.
+
+A modeled thread is recognised by its geometry, never by its history: its flanks are
+helical surfaces. A surface is helical when one screw motion (turn about an axis while
+advancing by the lead) slides it along itself, i.e. every surface point p with normal n
+satisfies n . (c_bar + c x p) = 0 for one fixed pair (c, c_bar): a linear-complex fit
+(Pottmann and Wallner, kinematic surfaces), one 6x6 eigenproblem per face. The fit gives
+the axis, the lead and, by its sign, the handedness, whatever the kernel's surface type
+(B-spline sweep, PartDesign helix, STEP import). Surfaces of revolution fit with zero lead
+and cylinders or planes are degenerate; neither counts as a thread.
+
+Cosmetic threads (a plain cylinder plus a thread attribute) exist only in a document's data:
+they are read from the FCStd's objects as plain values (fcstd_data), never executed, and
+placed on the geometry by their diameter.
+"""
+
+import csv
+import dataclasses
+import functools
+import math
+import os
+
+import numpy as np
+
+from cadbench_wb import resources, standard
+
+ANALYTIC_SURFACES = ("Plane", "Cylinder", "Cone", "Sphere", "Toroid")
+DATA_DIR = os.path.join(resources.ROOT, "resources", "data")
+
+
+@dataclasses.dataclass
+class Thread:
+    kind: str  # "external" or "internal"
+    modeled: bool
+    major_diameter: float | None = None
+    minor_diameter: float | None = None
+    pitch: float | None = None
+    lead: float | None = None
+    starts: int = 1
+    hand: str | None = None  # "right" or "left"
+    length: float | None = None
+    axis: list | None = None  # unit vector, largest component positive
+    start: list | None = None  # point on the axis where the thread begins (lower axial end)
+    end: list | None = None
+    designation: str | None = None
+    faces: list = dataclasses.field(default_factory=list)
+    source: str = "geometry"
+    notes: list = dataclasses.field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        data = dataclasses.asdict(self)
+        data["type"] = "thread"
+        return data
+
+
+# --- ISO metric table (resources/data/iso_metric_threads.csv) -----------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def iso_table() -> tuple:
+    """(designation, nominal diameter, pitch, series) rows of ISO 261 metric threads."""
+    path = os.path.join(DATA_DIR, "iso_metric_threads.csv")
+    with open(path, newline="", encoding="utf-8") as handle:
+        return tuple(
+            (row["designation"], float(row["nominal_diameter"]), float(row["pitch"]), row["series"])
+            for row in csv.DictReader(handle)
+        )
+
+
+def iso_designation(major: float, pitch: float) -> str | None:
+    """The ISO metric designation a measured major diameter and pitch correspond to."""
+    params = standard.THREADS
+    best = None
+    for name, nominal, table_pitch, _series in iso_table():
+        if abs(table_pitch - pitch) > params["pitch_rel"] * table_pitch:
+            continue
+        off = abs(nominal - major)
+        if off <= params["designation_major_abs"] + params["designation_major_pitch"] * pitch:
+            if best is None or off < best[0]:
+                best = (off, name)
+    return best[1] if best else None
+
+
+def parse_designation(text: str) -> tuple | None:
+    """(nominal diameter, pitch) of 'M8', 'M8x1', 'M8x1.0', 'M10 x 1.25'; None otherwise."""
+    cleaned = str(text).strip().upper().replace(" ", "").replace("×", "X")
+    if not cleaned.startswith("M"):
+        return None
+    nominal_text, _, pitch_text = cleaned[1:].partition("X")
+    try:
+        nominal = float(nominal_text)
+        pitch = float(pitch_text) if pitch_text else None
+    except ValueError:
+        return None
+    rows = [r for r in iso_table() if abs(r[1] - nominal) < 1e-9]
+    if pitch is None:
+        coarse = [r for r in rows if r[3] == "coarse"]
+        if not coarse:
+            return None
+        pitch = coarse[0][2]
+    return nominal, pitch
+
+
+def canonical_designation(nominal: float, pitch: float) -> str:
+    """'M8' for the coarse pitch, 'M8x1' otherwise (ISO 965 writing)."""
+    for name, table_nominal, table_pitch, _series in iso_table():
+        if abs(table_nominal - nominal) < 1e-9 and abs(table_pitch - pitch) < 1e-9:
+            return name
+    return f"M{nominal:g}x{pitch:g}"
+
+
+@functools.lru_cache(maxsize=1)
+def freecad_hole_sizes() -> dict:
+    """{(ThreadType index, ThreadSize index): (type name, size name)} of PartDesign::Hole."""
+    path = os.path.join(DATA_DIR, "freecad_hole_threads.csv")
+    with open(path, newline="", encoding="utf-8") as handle:
+        return {
+            (int(r["thread_type_index"]), int(r["size_index"])): (r["thread_type"], r["size"])
+            for r in csv.DictReader(handle)
+        }
+
+
+# --- helical faces -------------------------------------------------------------------------
+
+
+def screw_fit(points: np.ndarray, normals: np.ndarray) -> dict | None:
+    """The screw motion that slides a surface along itself, from sampled points and normals.
+
+    Returns {"axis", "point", "lead"} (lead signed: > 0 right-handed), or None when the
+    samples admit no unique screw (a cylinder, a plane) or none at all (a free-form face).
+    """
+    centre = points.mean(axis=0)
+    scale = float(np.abs(points - centre).max())
+    if scale <= 0:
+        return None
+    local = (points - centre) / scale
+    rows = np.hstack([normals, np.cross(local, normals)])
+    values, vectors = np.linalg.eigh(rows.T @ rows)
+    total = values.sum()
+    if total <= 0:
+        return None
+    values = values / total
+    params = standard.THREADS
+    if values[1] < params["fit_degenerate"] or values[0] > params["fit_residual"] * values[1]:
+        return None
+    c_bar, c = vectors[:3, 0], vectors[3:, 0]
+    norm2 = float(c @ c)
+    if norm2 < 1e-12:
+        return None  # a pure translation: an extrusion, not a helix
+    per_radian = float(c @ c_bar) / norm2 * scale
+    axis = c / math.sqrt(norm2)
+    point = centre + scale * np.cross(c, c_bar) / norm2
+    return {"axis": axis, "point": point, "lead": 2 * math.pi * per_radian}
+
+
+def _face_samples(face, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Points, oriented normals and an in-face mask on a count x count parameter grid."""
+    u0, u1, v0, v1 = face.ParameterRange
+    surface = face.Surface
+    points, normals, inside = [], [], []
+    for u in np.linspace(u0, u1, count):
+        for v in np.linspace(v0, v1, count):
+            try:
+                normal = face.normalAt(u, v)
+            except Exception:  # a singular point (apex, pole) has no normal
+                continue
+            points.append(tuple(surface.value(u, v)))
+            normals.append(tuple(normal))
+            inside.append(face.isPartOfDomain(u, v))
+    return np.array(points), np.array(normals), np.array(inside, dtype=bool)
+
+
+def _helical(face, count: int) -> dict | None:
+    if type(face.Surface).__name__ in ANALYTIC_SURFACES:
+        return None
+    points, normals, inside = _face_samples(face, count)
+    if len(points) < 12:
+        return None
+    fit = screw_fit(points, normals)
+    if fit is None:
+        return None
+    size = float(np.ptp(points, axis=0).max())
+    if abs(fit["lead"]) < standard.THREADS["min_lead_rel"] * max(size, 1e-9):
+        return None  # a surface of revolution
+    if float(np.abs(normals @ fit["axis"]).mean()) < standard.THREADS["min_flank_cos"]:
+        return None  # normals square to the axis: a helical strip, not a flank
+    fit.update(points=points, normals=normals, inside=inside)
+    return fit
+
+
+def helical_faces(shape, count: int = 6) -> list[tuple[int, dict]]:
+    """(face index, screw fit) of every helical face of a shape, in face order."""
+    found = []
+    for index, face in enumerate(shape.Faces):
+        fit = _helical(face, count)
+        if fit is not None:
+            found.append((index, fit))
+    return found
+
+
+def has_modeled_thread(shape) -> bool:
+    """True when the shape has helical flank faces (a cheap test: a few ms per free-form
+    face, nothing on parts made of planes, cylinders, cones, spheres and tori)."""
+    for face in shape.Faces:
+        if _helical(face, 5) is not None:
+            return True
+    return False
+
+
+# --- modeled threads -----------------------------------------------------------------------
+
+
+def _same_screw(first: dict, second: dict, tolerance: float) -> bool:
+    if abs(float(first["axis"] @ second["axis"])) < math.cos(math.radians(1.0)):
+        return False
+    if first["lead"] * second["lead"] <= 0:
+        return False
+    if abs(abs(first["lead"]) - abs(second["lead"])) > 1e-3 * abs(first["lead"]) + 1e-6:
+        return False
+    offset = second["point"] - first["point"]
+    distance = np.linalg.norm(offset - (offset @ first["axis"]) * first["axis"])
+    return distance <= tolerance
+
+
+def _canonical_axis(axis: np.ndarray) -> np.ndarray:
+    return axis if axis[int(np.argmax(np.abs(axis)))] > 0 else -axis
+
+
+def modeled_threads(shape) -> list[Thread]:
+    """Every modeled thread of a shape, measured from its helical faces."""
+    fits = helical_faces(shape, 7)
+    if not fits:
+        return []
+    box = shape.BoundBox
+    tolerance = 1e-3 * box.DiagonalLength + 0.01
+    clusters: list[list[tuple[int, dict]]] = []
+    for index, fit in fits:
+        for cluster in clusters:
+            if _same_screw(cluster[0][1], fit, tolerance):
+                cluster.append((index, fit))
+                break
+        else:
+            clusters.append([(index, fit)])
+    clusters.sort(key=lambda c: (-len(c), c[0][0]))
+    threads, runouts = [], {}
+    for number, cluster in enumerate(clusters):
+        host = next((k for k in range(number) if _runout_of(shape, clusters[k], cluster)), None)
+        if host is not None:
+            # A thread's run-out or its cut by a tip chamfer: the same screw to within a
+            # few per cent, touching the thread; its faces belong to it, its extent not.
+            runouts.setdefault(host, []).extend(index for index, _ in cluster)
+        elif len(cluster) >= 2:
+            threads.append((number, cluster))
+    return [_thread_of(shape, cluster, runouts.get(number, [])) for number, cluster in threads]
+
+
+def _runout_of(shape, main, small) -> bool:
+    first, second = main[0][1], small[0][1]
+    if abs(float(first["axis"] @ second["axis"])) < math.cos(math.radians(2.0)):
+        return False
+    if first["lead"] * second["lead"] <= 0:
+        return False
+    if abs(abs(first["lead"]) - abs(second["lead"])) > 0.05 * abs(first["lead"]):
+        return False
+    main_faces = {index for index, _ in main}
+    return any(_touches(shape.Faces[index], shape, main_faces) for index, _ in small)
+
+
+def _thread_of(shape, cluster, runout_faces) -> Thread:
+    points = np.vstack([f["points"] for _, f in cluster])
+    normals = np.vstack([f["normals"] for _, f in cluster])
+    inside = np.concatenate([f["inside"] for _, f in cluster])
+    fit = screw_fit(points, normals) or cluster[0][1]
+    axis = _canonical_axis(np.asarray(fit["axis"], dtype=float))
+    origin = np.asarray(fit["point"], dtype=float)
+    lead = float(fit["lead"])
+    faces = {index for index, _ in cluster}
+    flanks = set(faces)
+    # Edges of the flanks are on the faces for sure (the grid may miss the extremes).
+    edge_points = [
+        tuple(p)
+        for index in sorted(faces)
+        for e in shape.Faces[index].Edges
+        for p in e.discretize(12)
+    ]
+    samples = np.vstack([points[inside], np.array(edge_points)]) if edge_points else points
+    radial, axial = _cylindrical(samples, origin, axis)
+    in_normals = normals[inside]
+    outward = _radial_unit(points[inside], origin, axis)
+    dots = np.einsum("ij,ij->i", in_normals, outward)
+    dots = dots[np.abs(dots) > 0.2]
+    kind = "external" if dots.size == 0 or dots.mean() > 0 else "internal"
+    radii = [float(radial.min()), float(radial.max())]
+    faces.update(_band_faces(shape, flanks, origin, axis, radii, axial, lead))
+    faces.update(runout_faces)
+    rmin, rmax = min(radii), max(radii)
+    starts = _starts(points[inside], origin, axis, lead, rmin, rmax)
+    pitch = abs(lead) / starts
+    tmin, tmax = float(axial.min()), float(axial.max())
+    thread = Thread(
+        kind=kind,
+        modeled=True,
+        major_diameter=2 * rmax,
+        minor_diameter=2 * rmin,
+        pitch=pitch,
+        lead=abs(lead),
+        starts=starts,
+        hand="right" if lead > 0 else "left",
+        length=tmax - tmin,
+        axis=[float(x) for x in axis],
+        start=[float(x) for x in origin + tmin * axis],
+        end=[float(x) for x in origin + tmax * axis],
+        faces=[f"Face{i + 1}" for i in sorted(faces)],
+    )
+    thread.designation = iso_designation(thread.major_diameter, pitch)
+    return thread
+
+
+def _cylindrical(points: np.ndarray, origin: np.ndarray, axis: np.ndarray):
+    """Radial distance to the axis and axial coordinate of points."""
+    rel = points - origin
+    axial = rel @ axis
+    radial = np.linalg.norm(rel - np.outer(axial, axis), axis=1)
+    return radial, axial
+
+
+def _radial_unit(points, origin, axis):
+    rel = points - origin
+    radial = rel - np.outer(rel @ axis, axis)
+    length = np.linalg.norm(radial, axis=1)
+    return radial / np.where(length > 0, length, 1.0)[:, None]
+
+
+def _band_faces(shape, flanks, origin, axis, radii, axial, lead) -> set:
+    """Faces touching the flanks that lie inside the thread's band (between its minor and
+    major radius, within its length): crest and root strips, ends of the swept profile."""
+    flank_edges = {e.hashCode() for i in flanks for e in shape.Faces[i].Edges}
+    low, high = float(axial.min()) - 0.5 * abs(lead), float(axial.max()) + 0.5 * abs(lead)
+    tolerance = 1e-3 + 1e-4 * max(radii)
+    found = set()
+    for index, face in enumerate(shape.Faces):
+        if index in flanks or not any(e.hashCode() in flank_edges for e in face.Edges):
+            continue
+        points = np.array([tuple(p) for e in face.Edges for p in e.discretize(8)])
+        radial, along = _cylindrical(points, origin, axis)
+        if radial.min() < min(radii) - tolerance or radial.max() > max(radii) + tolerance:
+            continue
+        if along.min() >= low and along.max() <= high:
+            found.add(index)
+    return found
+
+
+def _touches(face, shape, faces) -> bool:
+    hashes = {e.hashCode() for e in face.Edges}
+    return any(e.hashCode() in hashes for i in faces for e in shape.Faces[i].Edges)
+
+
+def _starts(points, origin, axis, lead, rmin, rmax) -> int:
+    """How many thread starts share the lead: flank crossings per lead at mid-depth / 2."""
+    if len(points) == 0 or rmax - rmin <= 0:
+        return 1
+    radial, axial = _cylindrical(points, origin, axis)
+    band = (radial > rmin + 0.3 * (rmax - rmin)) & (radial < rmin + 0.7 * (rmax - rmin))
+    if band.sum() < 4:
+        return 1
+    reference = np.cross(axis, [1.0, 0.0, 0.0])
+    if np.linalg.norm(reference) < 0.5:
+        reference = np.cross(axis, [0.0, 1.0, 0.0])
+    reference /= np.linalg.norm(reference)
+    other = np.cross(axis, reference)
+    rel = points[band] - origin
+    theta = np.arctan2(rel @ other, rel @ reference)
+    phase = np.sort(np.mod(axial[band] - lead * theta / (2 * math.pi), abs(lead)) / abs(lead))
+    gaps = np.diff(np.concatenate([phase, [phase[0] + 1.0]]))
+    crossings = int(np.count_nonzero(gaps > 0.08))
+    return max(1, crossings // 2)
+
+
+# --- cosmetic threads ----------------------------------------------------------------------
+
+
+def cosmetic_threads(objects, shape) -> list[Thread]:
+    """Threads a document declares but does not model, placed on the shape by diameter.
+
+    Read as data: a PartDesign::Hole with Threaded on and ModelThread off; any object with
+    the properties Threaded = true and ModelThread = false (ThreadSize 'M8' or 'M8x1',
+    optional ThreadDirection Right/Left); a Fasteners screw (properties 'diameter', 'thread'
+    = false). The geometry that carries it is the hole (internal) or shaft (external) of the
+    matching diameter.
+    """
+    found = []
+    for obj in objects or []:
+        spec = _cosmetic_spec(obj)
+        if spec is not None:
+            found += _placed(spec, obj, shape)
+    return found
+
+
+def _cosmetic_spec(obj) -> dict | None:
+    props = obj.properties
+    if props.get("Threaded") is True and props.get("ModelThread") is not True:
+        size = props.get("ThreadSize")
+        if obj.type == "PartDesign::Hole" and isinstance(size, int):
+            type_index = props.get("ThreadType")
+            type_index = type_index if isinstance(type_index, int) else 1
+            size = freecad_hole_sizes().get((type_index, size), (None, None))[1]
+        direction = props.get("ThreadDirection")
+        hand = "left" if direction in (1, "Left", "left") else "right"
+        kind = "internal" if obj.type == "PartDesign::Hole" else None
+        return {"size": size, "hand": hand, "kind": kind, "hole": props.get("Diameter")}
+    if props.get("thread") is False and isinstance(props.get("diameter"), str):
+        hand = "left" if props.get("leftHanded") is True else "right"
+        return {"size": props["diameter"].strip("()"), "hand": hand, "kind": None, "hole": None}
+    return None
+
+
+def _placed(spec: dict, obj, shape) -> list[Thread]:
+    parsed = parse_designation(spec["size"]) if spec["size"] else None
+    nominal, pitch = parsed if parsed else (None, None)
+    base = {
+        "modeled": False,
+        "major_diameter": nominal,
+        "pitch": pitch,
+        "lead": pitch,
+        "hand": spec["hand"],
+        "designation": canonical_designation(nominal, pitch) if parsed else None,
+        "source": f"document:{obj.name}",
+    }
+    carriers = _cylinders_for(shape, spec, nominal, pitch)
+    if not carriers:
+        note = f"declared by {obj.name} ({spec['size']}) but no cylinder of that size was found"
+        return [Thread(kind=spec["kind"] or "external", notes=[note], **base)]
+    threads = []
+    for kind, radius, axis, start, end, faces in carriers:
+        minor = 2 * radius if kind == "internal" else None
+        threads.append(
+            Thread(
+                kind=kind,
+                minor_diameter=minor,
+                length=float(np.linalg.norm(np.array(end) - np.array(start))),
+                axis=axis,
+                start=start,
+                end=end,
+                faces=faces,
+                **base,
+            )
+        )
+    return threads
+
+
+def _cylinders_for(shape, spec, nominal, pitch) -> list:
+    """Full cylinders that carry a cosmetic thread: (kind, radius, axis, start, end, faces)."""
+    if shape is None:
+        return []
+    groups: dict = {}
+    for index, face in enumerate(shape.Faces):
+        if type(face.Surface).__name__ != "Cylinder":
+            continue
+        surface = face.Surface
+        axis = _canonical_axis(np.array(tuple(surface.Axis)))
+        centre = np.array(tuple(surface.Center))
+        foot = centre - (centre @ axis) * axis
+        key = (tuple(np.round(axis, 4)), tuple(np.round(foot, 3)), round(surface.Radius, 4))
+        groups.setdefault(key, []).append((index, face))
+    carriers = []
+    for (axis_key, foot_key, radius), members in sorted(groups.items()):
+        kind = _cylinder_kind(members[0][1])
+        if not _matches_size(kind, 2 * radius, spec, nominal, pitch):
+            continue
+        axis, foot = np.array(axis_key), np.array(foot_key)
+        ts = [
+            float((np.array(tuple(v.Point)) - foot) @ axis) for _, f in members for v in f.Vertexes
+        ]
+        start = [float(x) for x in foot + min(ts) * axis]
+        end = [float(x) for x in foot + max(ts) * axis]
+        faces = [f"Face{i + 1}" for i, _ in members]
+        carriers.append((kind, radius, [float(x) for x in axis], start, end, faces))
+    return carriers
+
+
+def _cylinder_kind(face) -> str:
+    u0, u1, v0, v1 = face.ParameterRange
+    u, v = (u0 + u1) / 2, (v0 + v1) / 2
+    point = np.array(tuple(face.valueAt(u, v)))
+    normal = np.array(tuple(face.normalAt(u, v)))
+    surface = face.Surface
+    axis = np.array(tuple(surface.Axis))
+    rel = point - np.array(tuple(surface.Center))
+    radial = rel - (rel @ axis) * axis
+    return "external" if float(normal @ radial) > 0 else "internal"
+
+
+def _matches_size(kind, diameter, spec, nominal, pitch) -> bool:
+    if spec["kind"] is not None and kind != spec["kind"]:
+        return False
+    if kind == "internal" and spec.get("hole"):
+        return abs(diameter - float(spec["hole"])) <= 1e-3
+    if nominal is None:
+        return False
+    if kind == "external":
+        return nominal - 0.3 * pitch - 0.1 <= diameter <= nominal + 0.1
+    return nominal - 1.25 * pitch - 0.1 <= diameter <= nominal + 0.1
+
+
+# --- thread zone volume --------------------------------------------------------------------
+
+
+def zone_volume(mesh, thread: Thread) -> float | None:
+    """Material volume of a closed mesh inside the thread's zone: the tube between its minor
+    and major diameters over its length (the reference thread's zone for both parts)."""
+    from cadbench_wb.app import meshing  # noqa: PLC0415
+
+    if None in (thread.major_diameter, thread.minor_diameter, thread.axis, thread.start):
+        return None
+    solid = meshing.manifold_of(*mesh)
+    if solid is None:
+        return None
+    import manifold3d  # noqa: PLC0415
+
+    segments = standard.THREADS["zone_segments"]
+    height = float(thread.length)
+    outer = manifold3d.Manifold.cylinder(height, thread.major_diameter / 2, -1.0, segments)
+    inner = manifold3d.Manifold.cylinder(height, thread.minor_diameter / 2, -1.0, segments)
+    tube = (outer - inner).transform(_frame(np.array(thread.axis), np.array(thread.start)))
+    return float((solid ^ tube).volume())
+
+
+def _frame(axis: np.ndarray, origin: np.ndarray) -> np.ndarray:
+    """3x4 matrix taking +z to axis and the origin to origin."""
+    z = axis / np.linalg.norm(axis)
+    x = np.cross(z, [1.0, 0.0, 0.0]) if abs(z[0]) < 0.9 else np.cross(z, [0.0, 1.0, 0.0])
+    x /= np.linalg.norm(x)
+    y = np.cross(z, x)
+    return np.column_stack([x, y, z, origin])
