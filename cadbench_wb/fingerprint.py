@@ -44,8 +44,10 @@ METRIC_SOURCES = (
 DRAWING_SOURCES = (
     "drawing",
     "app/drawing.py",
+    "app/drawing_pose.py",
     "app/drawing_plan.py",
     "app/drawing_layout.py",
+    "app/drawing_svg.py",
     "app/drawing_readback.py",
     "app/drawing_stage.py",
     "drafting",

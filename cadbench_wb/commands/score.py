@@ -20,6 +20,11 @@ def add_arguments(parser) -> None:
         help="write missing, extra and common solids as STEP and GLB",
     )
     parser.add_argument(
+        "--drawing-dir",
+        metavar="DIR",
+        help="keep the TechDraw drawings (candidate/, reference/: DXF, SVG, FCStd) here",
+    )
+    parser.add_argument(
         "--only",
         metavar="METRICS",
         help="comma-separated: shape, dimensions, features, threads, drawing",
@@ -54,6 +59,8 @@ def job_from(args) -> dict:
         options["spectrum"] = args.spectrum
     if args.export_diff:
         options["export_diff"] = os.path.abspath(args.export_diff)
+    if args.drawing_dir:
+        options["drawing_dir"] = os.path.abspath(args.drawing_dir)
     job = {"kind": "score", "candidate": args.candidate, "options": options}
     if args.case:
         from cadbench_wb import cases  # noqa: PLC0415

@@ -120,7 +120,7 @@ class PlaneMatcher:
             limit = trim * max(np.median(distance), 1e-9)
             use = distance <= limit
             if moving_normals is not None:
-                use &= np.einsum("ij,ij->i", moving_normals @ rotation.T, n) > 0.7
+                use &= np.einsum("ij,ij->i", moving_normals @ rotation.T, n) > 0.95
             if use.sum() < 12:
                 break
             p, q, n = current[use], q[use], n[use]

@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""cadbench drawing: a TechDraw drawing of a model, and what it prints."""
+
+import os
+import sys
+
+HELP = "draw a model with TechDraw (DXF, SVG, FCStd) and read back what the drawing prints"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("model", help="model to draw (FCStd, STEP, BREP, IGES, STL, OBJ)")
+    parser.add_argument("--out", required=True, metavar="DIR", help="folder for the drawing files")
+    parser.add_argument(
+        "--case", help="a case folder or its case.yaml: dimension its targets, report coverage"
+    )
+    parser.add_argument(
+        "--projection",
+        choices=("first", "third"),
+        default="first",
+        help="first-angle (ISO, default) or third-angle projection",
+    )
+    parser.add_argument("--json", metavar="PATH", help="write the report as JSON ('-' = stdout)")
+
+
+def report_of(args) -> dict:
+    """Draw, read back, and (with a case) match the targets: the command's JSON."""
+    from cadbench_wb import __version__, fingerprint  # noqa: PLC0415
+    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.app import drawing, drawing_readback, loading  # noqa: PLC0415
+    from cadbench_wb.errors import DeliveryFailure, UsageError  # noqa: PLC0415
+
+    case = None
+    if args.case:
+        from cadbench_wb import cases  # noqa: PLC0415
+
+        case = cases.load_case(args.case)
+    if not os.path.exists(args.model):
+        raise UsageError(f"model {args.model}: no such file")
+    try:
+        model = loading.load_model(args.model, "candidate")
+    except DeliveryFailure as failure:
+        raise UsageError(failure.detail, failure.reason) from None
+    title = os.path.splitext(os.path.basename(args.model))[0]
+    made = drawing.make_drawing(
+        model.shape, args.out, case=case, projection=args.projection, title=title
+    )
+    read = drawing_readback.read_back(args.out, made)
+    report = {
+        "schema": "cadbench.drawing/1",
+        "cadbenchVersion": __version__,
+        "model": {"path": args.model, "sha256": results.file_digest(args.model)},
+        "drawingFingerprint": fingerprint.drawing_fingerprint({"projection": args.projection}),
+        "drawing": made,
+        "displayed": read["displayed"],
+        "crossCheck": read["crossCheck"],
+        "overlappingLabels": read["overlappingLabels"],
+        "case": None,
+    }
+    if case is not None:
+        match = drawing_readback.target_match(case.dimensions, read["displayed"])
+        report["case"] = {"id": case.id, **match}
+    return results.rounded(report)
+
+
+def summary_lines(report: dict) -> list:
+    made = report["drawing"]
+    lines = [
+        f"drawing   {made['sheet']} {made['projection']}-angle, scale {made['scale']}"
+        + ("" if made["fitsSheet"] else " (does not fit the sheet)"),
+        "files     " + ", ".join(sorted(made["files"].values())),
+        "pdf       " + (made["exports"]["pdf"].get("reason") or "written"),
+        f"printed   {len(report['displayed'])} dimensions"
+        + (f", {len(made['dropped'])} left out" if made["dropped"] else ""),
+    ]
+    for entry in report["displayed"]:
+        target = f"  <- {entry['target']}" if entry.get("target") else ""
+        lines.append(f"  {entry['view'] or '?':6} {entry['printed']:>12}{target}")
+    check = report["crossCheck"]
+    lines.append(
+        "crosscheck "
+        + ("printed text = FormatSpec(getRawValue)" if check["agree"] else "DISAGREES")
+    )
+    if report["overlappingLabels"]:
+        lines.append(f"overlaps  {report['overlappingLabels']}")
+    if report["case"]:
+        case = report["case"]
+        lines.append(f"case      {case['id']}: {case['found']} of {case['of']} targets displayed")
+        for entry in case["dimensions"]:
+            if not entry["found"]:
+                lines.append(f"  missing {entry['id']} {entry['kind']} {entry['target']:g}")
+    return lines
+
+
+def run(args) -> int:
+    from cadbench_wb import result as results  # noqa: PLC0415
+
+    report = report_of(args)
+    if args.json:
+        text = results.to_json(report)
+        if args.json == "-":
+            sys.stdout.write(text)
+        else:
+            with open(args.json, "w", encoding="utf-8") as handle:
+                handle.write(text)
+    if args.json != "-":
+        print("\n".join(summary_lines(report)))
+    return 0

@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Speed of drawing generation and read-back, and drawingSelfTest of the bundled cases.
+
+Baseline, measured in the same run on the same part: TechDraw's hidden-line removal of
+the same four views at the same scale (a page, the views, one recompute) -- the part of a
+drawing no planning can avoid. The ratio full / baseline shows what choosing, placing,
+exporting and reading back the dimensions add. A reference drawing served from the cache
+is timed against drawing it afresh.
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+REALWORLD = os.path.join(os.path.dirname(ROOT), "shared", "realworld")
+REAL_PARTS = (
+    "fcstd/assembly4/Bielle.fcstd",
+    "fcstd/assembly4/Screw_CHC.fcstd",
+    "step/nist/nist_ftc_11_asme1_rb.stp",
+    "step/nist/nist_ctc_01_asme1_rd.stp",
+)
+
+
+def _parts(fc, part):
+    from cadbench_wb import cases
+    from cadbench_wb.app import loading
+
+    block = part.makeBox(40, 30, 20).cut(part.makeCylinder(5, 20, fc.Vector(12, 10, 0)))
+    found = [("block 40x30x20 with Ø10", block, None)]
+    for case in cases.discover_cases(os.path.join(ROOT, "cases")):
+        if os.path.isfile(case.reference_path):
+            shape = loading.load_model(case.reference_path, "reference").shape
+            found.append((f"case {case.id}", shape, case))
+    for relative in REAL_PARTS:
+        path = os.path.join(REALWORLD, relative)
+        if os.path.isfile(path):
+            found.append((os.path.basename(path), loading.load_model(path).shape, None))
+    return found
+
+
+def _hidden_line_removal(fc, shape, scale: float) -> float:
+    """Seconds for TechDraw to project the four views at one scale, nothing else."""
+    from cadbench_wb.app import drawing, drawing_pose
+
+    doc = fc.newDocument("bench_hlr")
+    try:
+        model = doc.addObject("Part::Feature", "Model")
+        model.Shape, _ = drawing_pose.lying_down(shape)
+        names, coarse = drawing_pose.views_to_draw(model.Shape)
+        page = doc.addObject("TechDraw::DrawPage", "Page")
+        template = doc.addObject("TechDraw::DrawSVGTemplate", "Template")
+        template.Template = drawing.template_file(fc)
+        page.Template = template
+        start = time.perf_counter()
+        drawing._views(doc, page, model, "first", scale, names, coarse)
+        return time.perf_counter() - start
+    finally:
+        fc.closeDocument(doc.Name)
+
+
+def run(out_dir: str) -> dict:
+    from cadbench_wb.freecad_env import import_freecad
+
+    fc = import_freecad()
+    import Part
+
+    from cadbench_wb.app import drawing, drawing_readback
+
+    rows, self_tests = [], {}
+    folder = os.path.join(out_dir, "drawing")
+    for name, shape, case in _parts(fc, Part):
+        target = os.path.join(folder, name.replace(" ", "_"))
+        start = time.perf_counter()
+        made = drawing.make_drawing(shape, target, case=case, title=name)
+        read = drawing_readback.read_back(target, made)
+        full = time.perf_counter() - start
+        baseline = _hidden_line_removal(fc, shape, made["scaleValue"])
+        row = {
+            "part": name,
+            "faces": len(shape.Faces),
+            "baseline_hlr_s": baseline,
+            "full_s": full,
+            "ratio": full / baseline if baseline > 0 else None,
+            "scale": made["scale"],
+            "dimensions": len(read["displayed"]),
+            "dropped": len(made["dropped"]),
+            "overlaps": len(read["overlappingLabels"]),
+            "crossCheckAgrees": read["crossCheck"]["agree"],
+        }
+        if case is not None:
+            match = drawing_readback.target_match(case.dimensions, read["displayed"])
+            row["drawingSelfTest"] = match["value"]
+            self_tests[case.id] = {
+                "value": match["value"],
+                "found": match["found"],
+                "of": match["of"],
+                "missing": [d["id"] for d in match["dimensions"] if not d["found"]],
+            }
+        rows.append(row)
+        print(
+            f"{name:32} faces {row['faces']:4d}  hlr {baseline:6.3f}s  full {full:6.3f}s  "
+            f"ratio {row['ratio']:5.2f}  {row['scale']:>5}  dims {row['dimensions']:3d}  "
+            f"dropped {row['dropped']}  overlaps {row['overlaps']}"
+            + (f"  selfTest {_figure(row.get('drawingSelfTest'))}" if case is not None else ""),
+            flush=True,
+        )
+    result = {"parts": rows, "drawingSelfTest": self_tests, "cache": _cache_bench(out_dir)}
+    return result
+
+
+def _figure(value) -> str:
+    return "n/a (no targets)" if value is None else f"{value:.3f}"
+
+
+def _cache_bench(out_dir: str) -> dict:
+    """One case scored twice with a fresh cache: the second reference drawing is a copy."""
+    from cadbench_wb import cases
+    from cadbench_wb.app import scoring
+
+    found = [c for c in cases.discover_cases(os.path.join(ROOT, "cases")) if c.dimensions]
+    found = [c for c in found if os.path.isfile(c.reference_path)]
+    if not found:
+        return {}
+    case = found[0]
+    cache = tempfile.mkdtemp(prefix="bench-drawing-cache-")
+    try:
+        times = []
+        for attempt in range(2):
+            options = {
+                "only": ["drawing"],
+                "drawing_cache": cache,
+                "drawing_dir": os.path.join(out_dir, "drawing", f"cache_{attempt}"),
+            }
+            result = scoring.score_files(case.reference_path, case.reference_path, options, case)
+            times.append(result["timing"]["drawing_reference"])
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    print(
+        f"reference drawing of {case.id}: fresh {times[0]:.3f}s, cached {times[1]:.3f}s "
+        f"(ratio {times[1] / times[0]:.3f})"
+    )
+    return {
+        "case": case.id,
+        "fresh_s": times[0],
+        "cached_s": times[1],
+        "ratio": times[1] / times[0],
+    }
+
+
+if __name__ == "__main__":
+    run(sys.argv[1] if len(sys.argv) > 1 else "out/bench")
