@@ -1,0 +1,283 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""A campaign from folders to figures: plan the scorings, score what the store lacks (here
+or on a Dask cluster), then turn every system x run x case into a row of the reports.
+
+The standard is fixed when the campaign is planned: its fingerprints are computed once, key
+the store, and stamp the reports. A score that comes back under another fingerprint (the
+scoring code changed while the campaign ran) is not mixed in: it is NOT CHECKED until the
+campaign is run again under one standard.
+"""
+
+import dataclasses
+import os
+import sys
+import time
+
+from cadbench_wb import cases as cases_mod
+from cadbench_wb import result as results
+from cadbench_wb import standard
+from cadbench_wb.campaign import figures, layout, manifest, pool, store
+from cadbench_wb.errors import UsageError
+from cadbench_wb.fingerprint import drawing_fingerprint, metric_fingerprint
+
+SCHEMA = "cadbench.campaign/1"
+STORE_FILE = "campaign.sqlite"
+
+
+@dataclasses.dataclass
+class Settings:
+    cases_dir: str
+    submissions_dir: str
+    out_dir: str
+    workers: int = 0  # 0: one per CPU core
+    scheduler: str | None = None
+    timeout: float = standard.DEFAULT_TIMEOUT_S
+    memory_mb: int = standard.DEFAULT_MEMORY_MB
+    options: dict = dataclasses.field(default_factory=dict)  # only / spectrum / no_align
+    accept_smaller_case_set: bool = False
+    progress_stream: object = None
+
+
+@dataclasses.dataclass
+class Planned:
+    """One system x run x case: its submission, case, and store key."""
+
+    submission: layout.Submission
+    case: object
+    key: str | None  # None when it cannot be scored at all
+    unchecked: dict | None = None  # then: why (a missing reference)
+
+
+@dataclasses.dataclass
+class Plan:
+    cases: list
+    layout: layout.Layout
+    scorings: list  # Planned, in report order
+    jobs: dict  # key -> pool.Job, one per distinct (case, candidate bytes)
+    stamps: dict  # the fingerprints the scores depend on (they key the store)
+
+
+def stamps_of(options: dict) -> dict:
+    """The fingerprints of the code and standard a score depends on: the metric chain's, and
+    the drawing chain's where drawings are scored."""
+    stamps = {"metricFingerprint": metric_fingerprint(options)}
+    if "drawingMatch" in results.requested_metrics(options.get("only")):
+        stamps["drawingFingerprint"] = drawing_fingerprint(options)
+    return stamps
+
+
+def plan(settings: Settings) -> Plan:
+    """What the campaign scores; raises on a shrunk case set or a broken layout."""
+    cases = cases_mod.discover_cases(settings.cases_dir)
+    if not cases:
+        raise UsageError(f"{settings.cases_dir}: no cases (cases/<id>/case.yaml) found")
+    found = layout.discover(settings.submissions_dir, [c.id for c in cases])
+    manifest.checked_manifest(settings.out_dir, cases, settings.accept_smaller_case_set)
+    options = settings.options
+    stamps = stamps_of(options)
+    by_id = {c.id: c for c in cases}
+    case_hashes = {c.id: store.case_sha256(c) for c in cases}
+    scorings, jobs = [], {}
+    for submission in found.submissions:
+        case = by_id[submission.case_id]
+        if not os.path.isfile(case.reference_path):
+            detail = f"reference {case.reference} of case {case.id} does not exist (build it)"
+            unchecked = {"reason": "reference_invalid", "detail": detail}
+            scorings.append(Planned(submission, case, None, unchecked))
+            continue
+        if submission.path is None:
+            # Scored like any delivery (the scorer names it missing_candidate), so that it
+            # carries the case's ceilings and applicability as every other failure does.
+            path = os.path.join(found.root, submission.system, submission.run, case.id)
+            fmt, candidate_hash = "none", "missing"
+        else:
+            path = submission.path
+            fmt, candidate_hash = store.candidate_format(path), store.file_sha256(path)
+        key = store.score_key(case_hashes[case.id], candidate_hash, fmt, options, stamps)
+        scorings.append(Planned(submission, case, key))
+        if key not in jobs:
+            payload = {
+                "kind": "score",
+                "reference": case.reference_path,
+                "candidate": path,
+                "options": options,
+                "case": case.path,
+            }
+            jobs[key] = pool.Job(
+                key, payload, case=case, case_hash=case_hashes[case.id],
+                candidate_hash=candidate_hash,
+            )  # fmt: skip
+    return Plan(cases, found, scorings, jobs, stamps)
+
+
+def longest_first(jobs: list) -> list:
+    """Big candidates first (they take longest), so that two workers never end with one
+    long job running alone while the other idles; the order never changes a figure."""
+
+    def size(job):
+        path = job.payload["candidate"]
+        return os.path.getsize(path) if os.path.exists(path) else 0
+
+    return sorted(jobs, key=lambda j: (-size(j), j.key))
+
+
+def _standard_changed(result: dict, stamps: dict) -> str | None:
+    got, expected = result.get("metricFingerprint"), stamps["metricFingerprint"]
+    if got is not None and got != expected:
+        return (
+            f"scored under metricFingerprint {got}, but the campaign runs under {expected}: "
+            "the scoring code or standard changed while the campaign ran; run it again"
+        )
+    return None
+
+
+def execute(settings: Settings, the_plan: Plan, jobs: list, score_store, progress) -> dict:
+    """Score the jobs; every finished score is committed as it arrives. Returns the
+    NOT CHECKED outcomes of this run by key, and seconds per job."""
+    unchecked, seconds = {}, {}
+
+    def on_done(job, outcome):
+        elapsed = outcome.get("seconds")
+        if elapsed is None and job.started:
+            elapsed = time.monotonic() - job.started
+        if outcome["status"] == pool.SCORED:
+            changed = _standard_changed(outcome["result"], the_plan.stamps)
+            if changed:
+                outcome = pool.not_checked("standard_changed", changed)
+        if outcome["status"] == pool.SCORED:
+            result = dict(outcome["result"])
+            result.pop("timing", None)
+            result = store.tokenized(result, job.case.path, job.payload["candidate"])
+            score_store.put(
+                job.key, job.case.id, job.case_hash, job.candidate_hash, result, elapsed,
+                job.attempts,
+            )  # fmt: skip
+            seconds[job.key] = elapsed
+            progress.done(result["delivered"])
+            return
+        info = {"reason": outcome["reason"], "detail": outcome["detail"]}
+        unchecked[job.key] = info
+        score_store.note_unchecked(
+            job.key, job.case.id, info["reason"], info["detail"], job.attempts
+        )
+        progress.done(None)
+
+    jobs = longest_first(jobs)
+    if settings.scheduler:
+        from cadbench_wb.campaign import distributed  # noqa: PLC0415
+
+        distributed.run_on_cluster(
+            settings.scheduler, jobs, settings.timeout, settings.memory_mb, on_done, progress.show
+        )
+    else:
+        workers = settings.workers or os.cpu_count() or 1
+        pool.LocalPool(workers, settings.timeout, settings.memory_mb).run(
+            jobs, on_done, progress.show
+        )
+    if stamps_of(settings.options) != the_plan.stamps:
+        # The code changed under the running campaign: what was scored now may be either
+        # standard, so none of it is kept (the next run plans under the new one).
+        detail = "the scoring code or standard changed while the campaign ran; run it again"
+        score_store.delete(list(seconds))
+        for key in seconds:
+            unchecked[key] = {"reason": "standard_changed", "detail": detail}
+        seconds = {}
+    return {"unchecked": unchecked, "seconds": seconds}
+
+
+def rows_of(the_plan: Plan, score_store, unchecked, settings) -> tuple[list, list]:
+    """(rows, full results) in report order; a full result is None where nothing was scored."""
+    cases_root = os.path.abspath(settings.cases_dir)
+    rows, full = [], []
+    for item in the_plan.scorings:
+        case, submission = item.case, item.submission
+        case_name = os.path.relpath(case.path, cases_root).replace(os.sep, "/")
+        result = score_store.get(item.key) if item.key else None
+        if result is not None:
+            result = store.detokenized(result, case_name, submission.name)
+        info = item.unchecked or unchecked.get(item.key)
+        rows.append(figures.row_of(submission, case, result, info))
+        full.append(result)
+    return rows, full
+
+
+def document_of(settings: Settings, the_plan: Plan, rows: list) -> dict:
+    """results.json: everything but timings, in a fixed order, so that the same inputs give
+    the same bytes however often the campaign was interrupted."""
+    cases, found = the_plan.cases, the_plan.layout
+    counts = manifest.manifest_of(cases)
+    # The drawing chain stamps its results itself; report that stamp when they carry one.
+    drawn = sorted({r["drawingFingerprint"] for r in rows if r.get("drawingFingerprint")})
+    return {
+        "schema": SCHEMA,
+        "metricFingerprint": the_plan.stamps["metricFingerprint"],
+        "drawingFingerprint": drawn[0]
+        if len(drawn) == 1
+        else drawing_fingerprint(settings.options),
+        "options": settings.options,
+        "thresholds": dict(sorted(standard.THRESHOLDS.items())),
+        "metrics": figures.rows_metrics(rows),
+        "campaign": {
+            "cases": counts["cases"],
+            "groups": counts["counts"],
+            "anchoringCases": sorted(c.id for c in cases if c.anchoring),
+            "systems": found.systems,
+            "scorings": len(rows),
+            "unmatchedFiles": found.unmatched,
+            "ignoredFiles": found.ignored,
+        },
+        "cases": [
+            {
+                "id": c.id,
+                "title": c.title,
+                "group": manifest.group_of(c),
+                "anchoring": c.anchoring,
+                "sha256": store.case_sha256(c),
+            }
+            for c in cases
+        ],
+        "summary": figures.campaign_summary(rows),
+        "scorings": rows,
+    }
+
+
+def run_campaign(settings: Settings) -> dict:
+    """Plan, score what is missing, write the reports; returns the results document plus
+    'stats' (this run's counts and timings, which results.json leaves out)."""
+    from cadbench_wb.campaign import progress as progress_mod  # noqa: PLC0415
+    from cadbench_wb.campaign import reports  # noqa: PLC0415
+
+    started = time.monotonic()
+    os.makedirs(settings.out_dir, exist_ok=True)
+    the_plan = plan(settings)
+    score_store = store.Store(os.path.join(settings.out_dir, STORE_FILE))
+    try:
+        stored = score_store.keys()
+        pending = [job for key, job in the_plan.jobs.items() if key not in stored]
+        from_store = sum(1 for p in the_plan.scorings if p.key in stored)
+        progress = progress_mod.Progress(
+            len(the_plan.scorings), from_store, len(pending), settings.progress_stream or sys.stderr
+        )
+        scoring_started = time.monotonic()
+        outcome = execute(settings, the_plan, pending, score_store, progress) if pending else {}
+        scoring_seconds = time.monotonic() - scoring_started
+        progress.finish()
+        rows, full = rows_of(the_plan, score_store, outcome.get("unchecked", {}), settings)
+        document = document_of(settings, the_plan, rows)
+        stats = {
+            "scoredNow": len(pending),
+            "fromStore": from_store,
+            "jobs": len(the_plan.jobs),
+            "wallSeconds": round(time.monotonic() - started, 3),
+            "scoringSeconds": round(scoring_seconds, 3),
+            "workers": settings.workers or os.cpu_count() or 1,
+            "scheduler": settings.scheduler,
+            "secondsPerJob": {
+                k: round(v, 4) for k, v in sorted(outcome.get("seconds", {}).items()) if v
+            },
+        }
+        reports.write_reports(settings.out_dir, document, stats, full)
+    finally:
+        score_store.close()
+    document["stats"] = stats
+    return document

@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The same jobs on a Dask distributed cluster (``cadbench run --scheduler tcp://HOST:PORT``).
+
+Workers need FreeCAD and cadbench installed (docs/campaigns.md), but no shared file system:
+each case's files are sent to the cluster once (scattered) and each candidate's bytes go
+with its task. On a Dask worker, each task thread keeps one reused scoring process
+(pool.WorkerProcess), so FreeCAD is imported once per thread and a kernel crash takes down
+that process, never the Dask worker. A task that the cluster loses (a worker killed, a
+connection gone) is NOT CHECKED and retried, like a lost local worker (seed 004).
+"""
+
+import os
+import tempfile
+import threading
+import time
+
+from cadbench_wb.campaign import pool, store
+from cadbench_wb.errors import FreeCADUnavailable, UsageError
+
+# Case files that are candidates of earlier rounds, not part of what scoring reads.
+SKIPPED_CASE_FOLDERS = ("candidates",)
+CONNECT_TIMEOUT_S = 20
+
+_local = threading.local()
+
+
+def case_bundle(case_dir: str) -> dict:
+    """{relative path: bytes} of a case folder (its candidates/ folder left out)."""
+    bundle = {}
+    for root, dirs, files in os.walk(case_dir):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_CASE_FOLDERS)
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, case_dir).replace(os.sep, "/")
+            with open(path, "rb") as handle:
+                bundle[rel] = handle.read()
+    return bundle
+
+
+def _written(bundle: dict, folder: str) -> str:
+    for rel, data in bundle.items():
+        path = os.path.join(folder, *rel.split("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data)
+    return folder
+
+
+def _thread_worker(memory_mb: int) -> pool.WorkerProcess:
+    worker = getattr(_local, "worker", None)
+    if worker is None or worker.process.poll() is not None or worker.memory_mb != memory_mb:
+        if worker is not None:
+            worker.close()
+        worker = _local.worker = pool.WorkerProcess(memory_mb)
+    return worker
+
+
+def score_shipped(
+    bundle: dict,
+    case_name: str,
+    candidate_name: str,
+    candidate: bytes | None,
+    payload: dict,
+    timeout: float,
+    memory_mb: int,
+) -> dict:
+    """Runs on a Dask worker: write the case and the candidate to a scratch folder, score
+    them in this thread's reused scoring process, and return the campaign outcome with the
+    scratch paths replaced by the store's tokens."""
+    with tempfile.TemporaryDirectory(prefix="cadbench-dask-") as scratch:
+        case_dir = _written(bundle, os.path.join(scratch, case_name))
+        candidate_path = os.path.join(scratch, "candidate", candidate_name)
+        os.makedirs(os.path.dirname(candidate_path))
+        if candidate is not None:  # None: nothing was delivered (missing_candidate)
+            with open(candidate_path, "wb") as handle:
+                handle.write(candidate)
+        job = dict(
+            payload,
+            reference=os.path.join(case_dir, payload["reference_in_case"]),
+            candidate=candidate_path,
+            case=case_dir,
+        )
+        job.pop("reference_in_case")
+        worker = _thread_worker(memory_mb)
+        started = time.monotonic()
+        outcome, replace = worker.score(job, timeout)
+        outcome["seconds"] = time.monotonic() - started
+        if replace:
+            worker.close()
+            _local.worker = None
+        if "result" in outcome:
+            outcome["result"] = store.tokenized(outcome["result"], case_dir, candidate_path)
+        return outcome
+
+
+def client_of(address: str, timeout: float = CONNECT_TIMEOUT_S):
+    """A Dask client of the scheduler at address; UsageError when it cannot be reached."""
+    from distributed import Client  # noqa: PLC0415
+
+    try:
+        return Client(address, timeout=timeout)
+    except (OSError, TimeoutError) as exc:
+        raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def run_on_cluster(address: str, jobs: list, timeout: float, memory_mb: int, on_done, on_tick):
+    """Score every job on the cluster; on_done(job, outcome) once per job, like LocalPool."""
+    from distributed import as_completed  # noqa: PLC0415
+
+    client = client_of(address)
+    bundles, futures = {}, {}
+
+    def submit(job):
+        case = job.case
+        if case.path not in bundles:
+            # In a list: a dict given to scatter becomes one future per *key*, and every
+            # case has a "case.yaml" - the cases would overwrite one another on the cluster.
+            bundles[case.path] = client.scatter([case_bundle(case.path)], hash=False)[0]
+        data = None
+        if os.path.exists(job.payload["candidate"]):
+            with open(job.payload["candidate"], "rb") as handle:
+                data = handle.read()
+        payload = dict(job.payload)
+        payload["reference_in_case"] = os.path.relpath(payload["reference"], case.path)
+        future = client.submit(
+            score_shipped,
+            bundles[case.path],
+            os.path.basename(case.path),
+            os.path.basename(job.payload["candidate"]),
+            data,
+            payload,
+            timeout,
+            memory_mb,
+            pure=False,
+            retries=0,
+            key=f"cadbench-score-{job.key[:20]}-{job.attempts}",
+        )
+        futures[future] = job
+        return future
+
+    try:
+        completed = as_completed([submit(job) for job in jobs])
+        for future in completed:
+            job = futures.pop(future)
+            job.started = 0.0
+            try:
+                outcome = future.result()
+            except FreeCADUnavailable as exc:
+                raise FreeCADUnavailable(
+                    f"on a Dask worker ({exc}): every worker needs FreeCAD and cadbench installed"
+                ) from None
+            except Exception as exc:  # noqa: BLE001 - what the cluster lost is not the candidate's
+                outcome = pool.not_checked(
+                    "worker_lost",
+                    f"the cluster lost the task: {type(exc).__name__}: {exc}",
+                    status=pool.LOST,
+                )
+            job.attempts += 1
+            if outcome["status"] == pool.LOST and job.attempts <= pool.RETRIES:
+                completed.add(submit(job))
+            else:
+                on_done(job, outcome)
+            on_tick()
+    finally:
+        client.close()

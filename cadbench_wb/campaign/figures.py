@@ -1,0 +1,331 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""How a campaign's figures are read (seeds 000 and 004), from one row per scoring.
+
+- Delivery rate is its own figure; means are over delivered candidates only and always
+  stand beside it (missing deliveries do not lower the means).
+- Passed (reachable) is the headline, passed (formal) beside it.
+- NOT CHECKED leaves the denominator: "32 of 44", never folded into pass or fail. A scoring
+  whose scorer was lost counts there, as does a case verdict nobody could evaluate.
+- Anchoring and independent cases apart: the independent ones are the clean test.
+- Repeated runs give ranges (min / median / max), per system and per case.
+Metrics are whatever the results carry: a metric added to the scorer appears here by itself.
+"""
+
+import collections
+import statistics
+
+from cadbench_wb import result as results
+from cadbench_wb.campaign.manifest import group_of
+from cadbench_wb.metrics.verdicts import FAIL, NOT_CHECKED, PASS
+
+# Per-case ceilings and floors reported beside the metrics (seed 000's internal names).
+CASE_FIGURES = ("referenceCoverage", "drawingSelfTest", "randomHitRate")
+LABELS = {
+    "shapeIoU": "shape fidelity",
+    "dimensionRecall": "dimensional accuracy",
+    "semanticMatch": "feature fidelity",
+    "threadMatch": "thread fidelity",
+    "drawingMatch": "drawing fidelity",
+}
+
+
+def ordered_metrics(names) -> list[str]:
+    """Known metrics in the scorer's order, then any newer ones alphabetically."""
+    names = set(names)
+    known = [m for m in results.METRICS if m in names]
+    return known + sorted(names - set(known))
+
+
+def row_of(submission, case, result: dict | None, unchecked: dict | None = None) -> dict:
+    """One scoring as the reports show it: internal metric names at the top level."""
+    row = {
+        "system": submission.system,
+        "run": submission.run,
+        "case": case.id,
+        "group": group_of(case),
+        "anchoring": case.anchoring,
+        "candidate": submission.name if submission.path else None,
+    }
+    if result is None:
+        row.update(
+            checked=False,
+            notChecked=unchecked or {"reason": "not_scored", "detail": "no result"},
+            delivered=None,
+            failure=None,
+            verdicts={},
+            verdict={"formal": NOT_CHECKED, "reachable": NOT_CHECKED},
+        )
+        return row
+    row.update(checked=True, notChecked=None)
+    row["delivered"] = result["delivered"]
+    row["failure"] = result.get("failure")
+    row["candidateSha256"] = (result.get("candidate") or {}).get("sha256")
+    for metric in ordered_metrics(result.get("verdicts", {})):
+        value = result.get(metric, result["verdicts"][metric].get("value"))
+        row[metric] = value if isinstance(value, (int, float)) or value is None else None
+    for name in CASE_FIGURES:
+        if name in result:
+            row[name] = result[name]
+    row["verdicts"] = result.get("verdicts", {})
+    row["verdict"] = result["verdict"]
+    for name in ("metricFingerprint", "drawingFingerprint"):
+        if result.get(name):
+            row[name] = result[name]
+    return row
+
+
+def rows_metrics(rows) -> list[str]:
+    return ordered_metrics(m for r in rows for m in r["verdicts"])
+
+
+def _fraction(count: int, of: int) -> dict:
+    return {"count": count, "of": of, "rate": results.rounded(count / of) if of else None}
+
+
+def pass_figure(rows, key: str) -> dict:
+    """Passed k of n, n = PASS + FAIL; NOT CHECKED counted apart (seed 004)."""
+    values = [r["verdict"][key] for r in rows]
+    passed, failed = values.count(PASS), values.count(FAIL)
+    figure = _fraction(passed, passed + failed)
+    figure["notChecked"] = len(values) - passed - failed
+    return figure
+
+
+def _applicable(row, metric) -> bool:
+    return row["verdicts"].get(metric, {}).get("applicable", True)
+
+
+def metric_values(rows, metric) -> list[float]:
+    return [
+        r[metric]
+        for r in rows
+        if r["checked"] and r["delivered"] and r.get(metric) is not None and _applicable(r, metric)
+    ]
+
+
+def spread(values) -> dict | None:
+    """min / median / max (and n) of what was measured; None when nothing was."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    return results.rounded(
+        {
+            "min": min(values),
+            "median": statistics.median(values),
+            "max": max(values),
+            "n": len(values),
+        }
+    )
+
+
+def _metric_verdicts(rows, metric) -> dict:
+    counts = {"pass": 0, "fail": 0, "notChecked": 0, "notApplicable": 0, "passReachable": 0}
+    for row in rows:
+        entry = row["verdicts"].get(metric)
+        if entry is None:
+            counts["notChecked"] += 0 if row["checked"] else 1
+        elif not entry.get("applicable", True):
+            counts["notApplicable"] += 1
+        else:
+            key = {PASS: "pass", FAIL: "fail"}.get(entry["verdict"], "notChecked")
+            counts[key] += 1
+            counts["passReachable"] += entry.get("reachable") == PASS
+    return counts
+
+
+def block(rows, metrics) -> dict:
+    """The figures of a set of scorings."""
+    checked = [r for r in rows if r["checked"]]
+    delivered = [r for r in checked if r["delivered"]]
+    failures = collections.Counter(r["failure"]["reason"] for r in checked if not r["delivered"])
+    means = {}
+    for metric in metrics:
+        values = metric_values(rows, metric)
+        means[metric] = {
+            "mean": results.rounded(sum(values) / len(values)) if values else None,
+            "n": len(values),
+        }
+    return {
+        "scorings": len(rows),
+        "notScored": len(rows) - len(checked),
+        "delivery": _fraction(len(delivered), len(checked)),
+        "failures": dict(sorted(failures.items())),
+        "passedReachable": pass_figure(rows, "reachable"),
+        "passedFormal": pass_figure(rows, "formal"),
+        "means": means,
+        "metricVerdicts": {m: _metric_verdicts(rows, m) for m in metrics},
+    }
+
+
+def system_summary(rows, metrics) -> dict:
+    summary = block(rows, metrics)
+    summary["independent"] = block([r for r in rows if not r["anchoring"]], metrics)
+    summary["anchoring"] = block([r for r in rows if r["anchoring"]], metrics)
+    by_group = collections.defaultdict(list)
+    for row in rows:
+        by_group[row["group"]].append(row)
+    summary["groups"] = {
+        group: {
+            "cases": len({r["case"] for r in grouped}),
+            "passedReachable": pass_figure(grouped, "reachable"),
+            "passedFormal": pass_figure(grouped, "formal"),
+        }
+        for group, grouped in sorted(by_group.items())
+    }
+    runs = sorted({r["run"] for r in rows})
+    per_run = {run: block([r for r in rows if r["run"] == run], metrics) for run in runs}
+    summary["runs"] = {
+        run: {k: b[k] for k in ("delivery", "passedReachable", "passedFormal", "means")}
+        for run, b in per_run.items()
+    }
+    summary["ranges"] = {
+        "deliveryRate": spread(b["delivery"]["rate"] for b in per_run.values()),
+        "passedReachable": spread(b["passedReachable"]["rate"] for b in per_run.values()),
+        "passedFormal": spread(b["passedFormal"]["rate"] for b in per_run.values()),
+        "means": {m: spread(b["means"][m]["mean"] for b in per_run.values()) for m in metrics},
+    }
+    by_case = collections.defaultdict(list)
+    for row in rows:
+        by_case[row["case"]].append(row)
+    summary["cases"] = {
+        case: {
+            "runs": len(case_rows),
+            "delivered": sum(1 for r in case_rows if r["checked"] and r["delivered"]),
+            "passedReachable": pass_figure(case_rows, "reachable"),
+            "passedFormal": pass_figure(case_rows, "formal"),
+            "ranges": {m: spread(metric_values(case_rows, m)) for m in metrics},
+        }
+        for case, case_rows in sorted(by_case.items())
+    }
+    return summary
+
+
+def campaign_summary(rows) -> dict:
+    metrics = rows_metrics(rows)
+    systems = sorted({r["system"] for r in rows})
+    return {s: system_summary([r for r in rows if r["system"] == s], metrics) for s in systems}
+
+
+# ---- plain-text tables -------------------------------------------------------------------
+
+
+def percent(figure: dict) -> str:
+    """'32/44  72.7%' ('-' when nothing could be counted)."""
+    if not figure or not figure["of"]:
+        return f"{figure['count'] if figure else 0}/0      -"
+    return f"{figure['count']}/{figure['of']} {100 * figure['rate']:5.1f}%"
+
+
+def number(value) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def spread_text(entry, scale: float = 1.0, digits: int = 3) -> str:
+    if not entry:
+        return "-"
+    return " / ".join(f"{scale * entry[k]:.{digits}f}" for k in ("min", "median", "max"))
+
+
+def table(header: list[str], lines: list[list[str]]) -> list[str]:
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *lines, strict=False)]
+    out = ["  ".join(str(x).ljust(w) for x, w in zip(header, widths, strict=False)).rstrip()]
+    out += [
+        "  ".join(str(x).ljust(w) for x, w in zip(row, widths, strict=False)).rstrip()
+        for row in lines
+    ]
+    return out
+
+
+def text_summary(document: dict) -> str:
+    """The tables an operator reads at the end of a run (and `cadbench compare` reuses)."""
+    campaign, summary = document["campaign"], document["summary"]
+    metrics = document["metrics"]
+    groups = ", ".join(f"{g} {n}" for g, n in campaign["groups"].items())
+    out = [
+        f"campaign: {campaign['cases']} cases ({groups}); "
+        + "; ".join(f"{s}: {len(r)} run(s)" for s, r in campaign["systems"].items()),
+        f"metricFingerprint {document['metricFingerprint']}  "
+        f"drawingFingerprint {document.get('drawingFingerprint') or '-'}",
+        "",
+        "Headline: passed (reachable), with passed (formal) beside it; NOT CHECKED is outside",
+        "the denominator. Means are over delivered candidates only: read them with the",
+        "delivery rate.",
+    ]
+    header = ["system", "passed (reachable)", "passed (formal)", "NOT CHECKED", "delivery"]
+    header += [f"{m} mean (n)" for m in metrics]
+    lines = []
+    for system, s in summary.items():
+        line = [
+            system,
+            percent(s["passedReachable"]),
+            percent(s["passedFormal"]),
+            str(s["passedReachable"]["notChecked"]),
+            percent(s["delivery"]),
+        ]
+        line += [f"{number(s['means'][m]['mean'])} ({s['means'][m]['n']})" for m in metrics]
+        lines.append(line)
+    out += table(header, lines)
+    out += ["", "Independent vs anchoring cases, passed (reachable) / (formal):"]
+    lines = [
+        [
+            system,
+            f"{percent(s['independent']['passedReachable'])} / "
+            f"{percent(s['independent']['passedFormal'])}",
+            f"{percent(s['anchoring']['passedReachable'])} / "
+            f"{percent(s['anchoring']['passedFormal'])}",
+        ]
+        for system, s in summary.items()
+    ]
+    out += table(["system", "independent", "anchoring"], lines)
+    out += ["", "Ranges over runs, min / median / max:"]
+    header = ["system", "runs", "passed reachable %", "passed formal %", "delivery %"]
+    header += [f"{m} mean" for m in metrics]
+    lines = []
+    for system, s in summary.items():
+        r = s["ranges"]
+        line = [
+            system,
+            str(len(s["runs"])),
+            spread_text(r["passedReachable"], 100, 1),
+            spread_text(r["passedFormal"], 100, 1),
+            spread_text(r["deliveryRate"], 100, 1),
+        ]
+        line += [spread_text(r["means"][m]) for m in metrics]
+        lines.append(line)
+    out += table(header, lines)
+    failures = {s: v["failures"] for s, v in summary.items() if v["failures"]}
+    unscored = {s: v["notScored"] for s, v in summary.items() if v["notScored"]}
+    if failures:
+        out += [
+            "",
+            "Delivery failures: "
+            + "; ".join(
+                f"{s}: " + ", ".join(f"{k} {n}" for k, n in f.items()) for s, f in failures.items()
+            ),
+        ]
+    if unscored:
+        out += [
+            "",
+            "Not scored (scorer lost or reference broken; rerun to retry): "
+            + ", ".join(f"{s} {n}" for s, n in unscored.items()),
+        ]
+    return "\n".join(out)
+
+
+def case_table(document: dict, metric: str) -> list[str]:
+    """Per case and system: min / median / max of one metric over delivered runs."""
+    summary = document["summary"]
+    systems = list(summary)
+    cases = sorted({c for s in summary.values() for c in s["cases"]})
+    lines = []
+    for case in cases:
+        line = [case]
+        for system in systems:
+            entry = summary[system]["cases"].get(case)
+            if entry is None:
+                line.append("-")
+                continue
+            text = spread_text(entry["ranges"].get(metric))
+            line.append(f"{text} ({entry['delivered']}/{entry['runs']} delivered)")
+        lines.append(line)
+    return table([f"case ({metric})"] + systems, lines)

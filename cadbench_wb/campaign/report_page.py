@@ -1,0 +1,226 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""report.html: one self-contained page (inline style, plots as embedded PNGs, no script,
+nothing fetched), so it reads the same offline, attached to a mail or archived with CI."""
+
+import base64
+import html
+import json
+
+from cadbench_wb.campaign import figures, plots
+from cadbench_wb.metrics.verdicts import FAIL, PASS
+
+STYLE = """
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
+table { border-collapse: collapse; margin: .6em 0 1.4em; }
+th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
+th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.PASS { color: #1a7f37; } .FAIL { color: #c0392b; } .NC { color: #8a6d00; }
+.note { color: #555; } img { max-width: 100%; border: 1px solid #eee; margin: .3em 0; }
+code { background: #f6f6f6; padding: 0 .2em; }
+"""
+PASS_HEADER = ["passed (reachable)", "passed (formal)", "NOT CHECKED"]
+
+
+def _e(value) -> str:
+    return html.escape("" if value is None else str(value))
+
+
+def _table(header: list[str], rows: list[list[str]], numeric_from: int = 1) -> str:
+    """Cells are already escaped HTML; columns from numeric_from on are right-aligned."""
+    head = "".join(f"<th>{_e(h)}</th>" for h in header)
+    body = []
+    for row in rows:
+        cells = [
+            f"<td class='num'>{cell}</td>" if i >= numeric_from else f"<td>{cell}</td>"
+            for i, cell in enumerate(row)
+        ]
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+
+
+def _verdict(verdict: str) -> str:
+    css = {PASS: "PASS", FAIL: "FAIL"}.get(verdict, "NC")
+    return f"<span class='{css}'>{_e(verdict)}</span>"
+
+
+def _img(png: bytes, alt: str) -> str:
+    return f"<img alt='{_e(alt)}' src='data:image/png;base64,{base64.b64encode(png).decode()}'>"
+
+
+def _spread(entry, scale=1.0, digits=3) -> str:
+    return _e(figures.spread_text(entry, scale, digits))
+
+
+def _pass_cells(block: dict) -> list[str]:
+    return [
+        _e(figures.percent(block["passedReachable"])),
+        _e(figures.percent(block["passedFormal"])),
+        _e(block["passedReachable"]["notChecked"]),
+    ]
+
+
+def _header(document: dict) -> list[str]:
+    campaign = document["campaign"]
+    groups = ", ".join(f"{g} {n}" for g, n in campaign["groups"].items())
+    return [
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>cadbench campaign</title>",
+        f"<style>{STYLE}</style></head><body><h1>cadbench campaign</h1>",
+        f"<p>{campaign['cases']} cases in {len(campaign['groups'])} group(s) ({_e(groups)}); "
+        f"{len(campaign['systems'])} system(s); {campaign['scorings']} scorings. Metric "
+        f"fingerprint <code>{_e(document['metricFingerprint'])}</code>, drawing fingerprint "
+        f"<code>{_e(document['drawingFingerprint'])}</code>; options "
+        f"<code>{_e(json.dumps(document['options'], sort_keys=True))}</code>.</p>",
+        "<p class='note'>Headline: <b>passed (reachable)</b> &mdash; each metric above its "
+        "threshold or at the case's ceiling; passed (formal) on raw values beside it. NOT "
+        "CHECKED (nobody could look) is outside the denominator. Means are over delivered "
+        "candidates only: read them beside the delivery rate.</p>",
+    ]
+
+
+def _systems(summary: dict, metrics: list[str]) -> list[str]:
+    header = ["system"] + PASS_HEADER + ["delivery rate"]
+    header += [f"{m} mean (n delivered)" for m in metrics]
+    rows = []
+    for system, s in summary.items():
+        means = [
+            f"{_e(figures.number(s['means'][m]['mean']))} ({s['means'][m]['n']})" for m in metrics
+        ]
+        rows.append([_e(system)] + _pass_cells(s) + [_e(figures.percent(s["delivery"]))] + means)
+    return [
+        "<h2>Systems</h2>",
+        _table(header, rows),
+        _img(plots.pass_rates_png(summary), "pass rates"),
+    ]
+
+
+def _independent_and_anchoring(summary: dict, anchoring_cases: list[str]) -> list[str]:
+    rows = [
+        [_e(system), label] + _pass_cells(s[label]) + [_e(figures.percent(s[label]["delivery"]))]
+        for system, s in summary.items()
+        for label in ("independent", "anchoring")
+    ]
+    return [
+        "<h2>Independent and anchoring cases</h2><p class='note'>Anchoring cases shaped the "
+        "rules of thumb and are optimistically biased; the independent cases are the clean "
+        f"test. Anchoring: {_e(', '.join(anchoring_cases) or 'none')}.</p>",
+        _table(["system", "cases"] + PASS_HEADER + ["delivery"], rows, numeric_from=2),
+    ]
+
+
+def _ranges(summary: dict, metrics: list[str]) -> list[str]:
+    rows = []
+    for system, s in summary.items():
+        r = s["ranges"]
+        rows.append(
+            [_e(system), _e(len(s["runs"]))]
+            + [_spread(r[k], 100, 1) for k in ("passedReachable", "passedFormal", "deliveryRate")]
+            + [_spread(r["means"][m]) for m in metrics]
+        )
+    header = ["system", "runs", "passed reachable %", "passed formal %", "delivery %"]
+    return [
+        "<h2>Ranges over runs</h2><p class='note'>min / median / max of each run's figure; a "
+        "single run's figure is not the system's.</p>",
+        _table(header + [f"{m} mean" for m in metrics], rows),
+    ]
+
+
+def _groups_and_verdicts(summary: dict, metrics: list[str]) -> list[str]:
+    groups = [
+        [_e(system), _e(group), _e(g["cases"])] + _pass_cells(g)
+        for system, s in summary.items()
+        for group, g in s["groups"].items()
+    ]
+    keys = ("pass", "passReachable", "fail", "notChecked", "notApplicable")
+    verdicts = [
+        [_e(system), _e(m)] + [_e(s["metricVerdicts"][m][k]) for k in keys]
+        for system, s in summary.items()
+        for m in metrics
+    ]
+    failures = [
+        [_e(s), _e(reason), _e(n)]
+        for s, v in summary.items()
+        for reason, n in v["failures"].items()
+    ]
+    parts = [
+        "<h2>Groups</h2>",
+        _table(["system", "group", "cases"] + PASS_HEADER, groups, numeric_from=2),
+        "<h2>Metric verdicts</h2>",
+        _table(
+            ["system", "metric", "PASS", "PASS reachable", "FAIL", "NOT CHECKED", "not applicable"],
+            verdicts,
+            numeric_from=2,
+        ),
+    ]
+    if failures:
+        parts += [
+            "<h2>Delivery failures</h2>",
+            _table(["system", "reason", "count"], failures, numeric_from=2),
+        ]
+    return parts
+
+
+def _metric(document: dict, metric: str) -> list[str]:
+    summary = document["summary"]
+    threshold = document["thresholds"].get(metric)
+    parts = [f"<h2>{_e(metric)} ({_e(figures.LABELS.get(metric, metric))})</h2>"]
+    if not figures.metric_values(document["scorings"], metric):
+        return parts + [
+            "<p class='note'>No delivered candidate has a value: the metric did not apply to "
+            "any scored case, or nobody could evaluate it.</p>"
+        ]
+    distribution = plots.distribution_png(document["scorings"], metric, list(summary), threshold)
+    return parts + [
+        _img(distribution, f"{metric} distribution"),
+        _img(plots.case_ranges_png(summary, metric, threshold), f"{metric} per-case ranges"),
+        "<pre>" + _e("\n".join(figures.case_table(document, metric))) + "</pre>",
+    ]
+
+
+def _delivery_text(row: dict) -> str:
+    if not row["checked"]:
+        return f"NOT CHECKED: {(row['notChecked'] or {}).get('detail', '')}"
+    if row["delivered"]:
+        return "delivered"
+    return f"{row['failure']['reason']}: {row['failure']['detail']}"
+
+
+def _scorings(document: dict) -> list[str]:
+    metrics = document["metrics"]
+    rows = [
+        [
+            _e(row["system"]),
+            _e(row["run"]),
+            _e(row["case"]),
+            _e(row["candidate"] or "-"),
+            _verdict(row["verdict"]["reachable"]),
+            _verdict(row["verdict"]["formal"]),
+            _e(_delivery_text(row)),
+        ]
+        + [_e(figures.number(row.get(m))) for m in metrics]
+        for row in document["scorings"]
+    ]
+    header = ["system", "run", "case", "candidate", "reachable", "formal", "delivery"] + metrics
+    parts = ["<h2>Every scoring</h2>", _table(header, rows, numeric_from=7)]
+    campaign = document["campaign"]
+    for key, title in (
+        ("unmatchedFiles", "Files named after no case"),
+        ("ignoredFiles", "Further files for a case (not scored)"),
+    ):
+        if campaign[key]:
+            items = "".join(f"<li><code>{_e(f)}</code></li>" for f in campaign[key])
+            parts.append(f"<h2>{title}</h2><ul>{items}</ul>")
+    return parts
+
+
+def html_text(document: dict) -> str:
+    summary, metrics = document["summary"], document["metrics"]
+    parts = _header(document)
+    parts += _systems(summary, metrics)
+    parts += _independent_and_anchoring(summary, document["campaign"]["anchoringCases"])
+    parts += _ranges(summary, metrics)
+    parts += _groups_and_verdicts(summary, metrics)
+    for metric in metrics:
+        parts += _metric(document, metric)
+    parts += _scorings(document)
+    parts.append("</body></html>\n")
+    return "\n".join(parts)

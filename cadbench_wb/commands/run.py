@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""cadbench run: a campaign of systems x runs x cases, resumable after a kill."""
+
+import os
+
+HELP = "score a campaign: SUBMISSIONS/<system>/<run>/<case_id>.<ext> against every case"
+
+# Exit statuses beyond the common ones: some scorings are still NOT CHECKED (rerun to retry).
+EXIT_INCOMPLETE = 6
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--cases", default="cases", help="cases folder (default: cases)")
+    parser.add_argument(
+        "--submissions", required=True, help="folder of <system>/<run>/<case_id>.<ext>"
+    )
+    parser.add_argument("--out", required=True, help="campaign folder: store, manifest and reports")
+    parser.add_argument(
+        "--workers", type=int, default=0, help="scoring processes (default: one per CPU core)"
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster, e.g. tcp://10.0.0.5:8786 (see docs/campaigns.md)",
+    )
+    parser.add_argument("--timeout", type=float, default=None, help="seconds per job (300)")
+    parser.add_argument(
+        "--memory-mb", type=int, default=None, help="memory limit per scoring process (8192)"
+    )
+    parser.add_argument(
+        "--only", metavar="METRICS", help="comma-separated: shape, dimensions, features, ..."
+    )
+    parser.add_argument("--spectrum", choices=("default", "extended"), default=None)
+    parser.add_argument("--no-align", action="store_true", help="score in the given pose")
+    parser.add_argument(
+        "--accept-smaller-case-set",
+        action="store_true",
+        help="record that a group lost cases on purpose instead of aborting",
+    )
+
+
+def options_from(args) -> dict:
+    from cadbench_wb import result as results  # noqa: PLC0415
+
+    options = {}
+    if args.only:
+        options["only"] = [m.strip() for m in args.only.split(",") if m.strip()]
+        results.requested_metrics(options["only"])
+    if args.no_align:
+        options["no_align"] = True
+    if args.spectrum:
+        options["spectrum"] = args.spectrum
+    return options
+
+
+def run(args) -> int:
+    from cadbench_wb import standard  # noqa: PLC0415
+    from cadbench_wb.campaign import batch, figures  # noqa: PLC0415
+    from cadbench_wb.errors import UsageError  # noqa: PLC0415
+
+    if args.workers < 0:
+        raise UsageError("--workers must be 0 (one per core) or more")
+    settings = batch.Settings(
+        cases_dir=args.cases,
+        submissions_dir=args.submissions,
+        out_dir=args.out,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        timeout=args.timeout or standard.DEFAULT_TIMEOUT_S,
+        memory_mb=args.memory_mb or standard.DEFAULT_MEMORY_MB,
+        options=options_from(args),
+        accept_smaller_case_set=args.accept_smaller_case_set,
+    )
+    document = batch.run_campaign(settings)
+    print(figures.text_summary(document))
+    stats = document["stats"]
+    print(
+        f"\nscored now {stats['scoredNow']}, from the store {stats['fromStore']}; "
+        f"reports in {os.path.abspath(args.out)}: results.json, results.csv, junit.xml, "
+        "report.html"
+    )
+    unscored = sum(s["notScored"] for s in document["summary"].values())
+    if unscored:
+        print(f"{unscored} scoring(s) NOT CHECKED: run the same command again to retry them")
+        return EXIT_INCOMPLETE
+    return 0
