@@ -130,14 +130,14 @@ def run_job(
                 timed_out = True
                 _kill_group(process)
         elapsed = time.perf_counter() - started
-        stage = _read(stage_path) or "start"
+        stage = read_text(stage_path) or "start"
         if os.path.exists(result_path):
             with open(result_path) as handle:
                 outcome = json.load(handle)
             if "result" in outcome:
                 outcome["result"].setdefault("timing", {})["process"] = round(elapsed, 4)
             return outcome
-        log_tail = _read(os.path.join(tmp, "log.txt"))[-400:].strip().replace("\n", " | ")
+        log_tail = read_text(os.path.join(tmp, "log.txt"))[-400:].strip().replace("\n", " | ")
     return outcome_of_death(job, process.returncode, timed_out, stage, timeout, memory_mb, log_tail)
 
 
@@ -180,7 +180,8 @@ def _kill_group(process) -> None:
     process.wait()
 
 
-def _read(path: str) -> str:
+def read_text(path: str) -> str:
+    """A small text file's content, or "" when it cannot be read."""
     try:
         with open(path, errors="replace") as handle:
             return handle.read()

@@ -156,7 +156,7 @@ class WorkerProcess:
     def _memory_failure(self, job: Job) -> dict:
         """A MemoryError under RLIMIT_AS: the candidate's failure unless the reference was
         being read (the same rule as a death, runner.outcome_of_death)."""
-        stage = _read(self.stage_path) or "start"
+        stage = runner.read_text(self.stage_path) or "start"
         what = f"out of memory (limit {self.memory_mb} MB) in stage '{stage}'"
         if stage in ("start", "reference"):
             return not_checked("reference_invalid", f"the reference ran {what}")
@@ -166,8 +166,10 @@ class WorkerProcess:
         """(job, outcome) of the job in hand when the worker died or was stopped for time."""
         job = self.job
         self.kill()
-        stage = _read(self.stage_path) or "start"
-        log_tail = _read(self.log_path)[self._log_offset :][-400:].strip().replace("\n", " | ")
+        stage = runner.read_text(self.stage_path) or "start"
+        log_tail = (
+            runner.read_text(self.log_path)[self._log_offset :][-400:].strip().replace("\n", " | ")
+        )
         self.job, self.deadline = None, None
         try:
             outcome = runner.outcome_of_death(
@@ -197,7 +199,7 @@ class WorkerProcess:
         return f"the scoring worker could not start{limit}: {why}"
 
     def startup_problem(self) -> str:
-        log_tail = _read(self.log_path)[-400:].strip().replace("\n", " | ")
+        log_tail = runner.read_text(self.log_path)[-400:].strip().replace("\n", " | ")
         return log_tail or f"exit status {self.process.returncode}"
 
     def kill(self) -> None:
@@ -380,11 +382,3 @@ def _resident_mb(pid: int) -> float:
         return pages * os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
     except (OSError, ValueError, IndexError):
         return 0.0
-
-
-def _read(path: str) -> str:
-    try:
-        with open(path, errors="replace") as handle:
-            return handle.read()
-    except OSError:
-        return ""

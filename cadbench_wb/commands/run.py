@@ -39,23 +39,10 @@ def add_arguments(parser) -> None:
     )
 
 
-def options_from(args) -> dict:
-    from cadbench_wb import result as results  # noqa: PLC0415
-
-    options = {}
-    if args.only:
-        options["only"] = [m.strip() for m in args.only.split(",") if m.strip()]
-        results.requested_metrics(options["only"])
-    if args.no_align:
-        options["no_align"] = True
-    if args.spectrum:
-        options["spectrum"] = args.spectrum
-    return options
-
-
 def run(args) -> int:
     from cadbench_wb import standard  # noqa: PLC0415
     from cadbench_wb.campaign import batch, figures  # noqa: PLC0415
+    from cadbench_wb.commands.score import options_from as scoring_options  # noqa: PLC0415
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
 
     if args.workers < 0:
@@ -68,7 +55,7 @@ def run(args) -> int:
         scheduler=args.scheduler,
         timeout=args.timeout or standard.DEFAULT_TIMEOUT_S,
         memory_mb=args.memory_mb or standard.DEFAULT_MEMORY_MB,
-        options=options_from(args),
+        options=scoring_options(args),
         accept_smaller_case_set=args.accept_smaller_case_set,
     )
     document = batch.run_campaign(settings)

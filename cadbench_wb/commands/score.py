@@ -45,9 +45,9 @@ def add_arguments(parser) -> None:
     )
 
 
-def job_from(args) -> dict:
+def options_from(args) -> dict:
+    """The scoring options that --only, --no-align and --spectrum ask for (shared with run)."""
     from cadbench_wb import result as results  # noqa: PLC0415
-    from cadbench_wb.errors import UsageError  # noqa: PLC0415
 
     options = {}
     if args.only:
@@ -57,6 +57,13 @@ def job_from(args) -> dict:
         options["no_align"] = True
     if args.spectrum:
         options["spectrum"] = args.spectrum
+    return options
+
+
+def job_from(args) -> dict:
+    from cadbench_wb.errors import UsageError  # noqa: PLC0415
+
+    options = options_from(args)
     if args.export_diff:
         options["export_diff"] = os.path.abspath(args.export_diff)
     if args.drawing_dir:
