@@ -17,7 +17,6 @@ it names the truth it looked for.
 """
 
 import fnmatch
-import hashlib
 import json
 import os
 import shutil
@@ -26,6 +25,7 @@ import time
 import zipfile
 
 from cadbench_wb import cases as cases_mod
+from cadbench_wb.campaign.store import file_sha256
 from cadbench_wb.errors import CadbenchError, UsageError
 
 SCHEMA = "cadbench.isolation-proof/1"
@@ -114,14 +114,6 @@ def evidence_free(text: str, source: str = "rulebook") -> tuple[str, int]:
     return "".join(kept), removed
 
 
-def _sha256(path: str) -> str:
-    hasher = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            hasher.update(block)
-    return hasher.hexdigest()
-
-
 def _files_of(folder: str) -> list[str]:
     found = []
     for root, dirs, files in os.walk(folder):
@@ -137,10 +129,10 @@ def truth_of(case, all_cases) -> dict:
     case holds too (a shared broken sample, a generic name such as reference.step), says
     nothing about it and would only flood the scan."""
     other_files = [p for other in all_cases if other.id != case.id for p in _files_of(other.path)]
-    other_hashes = {_sha256(p) for p in other_files if not os.path.islink(p)}
+    other_hashes = {file_sha256(p) for p in other_files if not os.path.islink(p)}
     hashes = sorted(
         {
-            _sha256(p)
+            file_sha256(p)
             for p in _files_of(case.path)
             if not os.path.islink(p) and os.path.getsize(p) > 0
         }
@@ -184,7 +176,7 @@ def _removal_rule(path: str, rel: str, case, truth: dict, patterns) -> str | Non
         return "named_after_case"
     if folder:
         return None
-    if _sha256(path) in truth["hashes"]:
+    if file_sha256(path) in truth["hashes"]:
         return "copy_of_truth"
     if os.path.splitext(name)[1].lower() in RESULT_EXTENSIONS and _hits(path, truth):
         return "result_naming_case"
