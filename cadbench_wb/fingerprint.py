@@ -83,5 +83,13 @@ def metric_fingerprint(options: dict | None = None) -> str:
     return _digest(METRIC_SOURCES, {"standard": standard.as_dict(), "options": options or {}})
 
 
+# The drawing chain's own options, with their defaults: other options (--only, --spectrum)
+# do not change a drawing, so they must not change its stamp either.
+DRAWING_OPTIONS = {"projection": "first"}
+
+
 def drawing_fingerprint(options: dict | None = None) -> str:
-    return _digest(DRAWING_SOURCES, {"options": options or {}})
+    """16 hex digits over the drawing chain's code and its own options (defaults filled in),
+    so `cadbench info`, the drawing stage and a campaign all print the same stamp."""
+    chosen = {k: (options or {}).get(k, v) for k, v in DRAWING_OPTIONS.items()}
+    return _digest(DRAWING_SOURCES, {"options": chosen})
