@@ -132,6 +132,6 @@ def test_thread_cases_score_as_built():
         case = cases.load_case(os.path.join(ROOT, "cases", name))
         case_build.build_missing(case)
         for candidate in case.candidates:
-            options = {"only": ["shape", "features", "threads"]}
+            options = {"only": ["shape", "dimensions", "features", "threads"]}
             result = score_files(case.reference_path, candidate.path, options, case)
             assert cases.expectation_failures(candidate.expect, result) == [], candidate.file
