@@ -16,7 +16,7 @@ import FreeCADGui
 
 from cadbench_wb import cases, resources
 from cadbench_wb.gui import authoring_model, detail_rows, job, panel_model, session
-from cadbench_wb.gui.qt import Qt, QtCore, QtGui, QtWidgets, translate
+from cadbench_wb.gui.qt import Qt, QtCore, QtGui, QtWidgets, right_dock, translate
 
 DOCK_NAME = "CadBenchAuthoring"
 COLUMNS = ("Id", "Kind", "Value", "Tol", "Note", "Source", "On reference")
@@ -525,20 +525,15 @@ def _techdraw_page():
 
 
 def dock(create: bool = True):
-    mw = FreeCADGui.getMainWindow()
-    found = mw.findChild(QtWidgets.QDockWidget, DOCK_NAME)
+    found = right_dock(DOCK_NAME, tr("cadbench authoring"), AuthoringPanel, 660, create=False)
     if found is not None or not create:
         return found
-    widget = QtWidgets.QDockWidget(tr("cadbench authoring"), mw)
-    widget.setObjectName(DOCK_NAME)
-    widget.setWidget(AuthoringPanel(widget))
-    widget.setMinimumWidth(660)
-    mw.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, widget)
+    widget = right_dock(DOCK_NAME, tr("cadbench authoring"), AuthoringPanel, 660)
     from cadbench_wb.gui import panel  # noqa: PLC0415
 
     results = panel.dock(create=False)
     if results is not None:
-        mw.tabifyDockWidget(results, widget)
+        FreeCADGui.getMainWindow().tabifyDockWidget(results, widget)
     return widget
 
 

@@ -10,7 +10,7 @@ import FreeCAD
 import FreeCADGui
 
 from cadbench_wb.gui import detail_rows, diff_view, job, panel_model, session, tables
-from cadbench_wb.gui.qt import Qt, QtCore, QtWidgets, translate
+from cadbench_wb.gui.qt import Qt, QtCore, QtWidgets, right_dock, translate
 
 DOCK_NAME = "CadBenchPanel"
 MIN_WIDTH = 660  # the metric table's six columns without a horizontal scroll bar
@@ -561,16 +561,7 @@ def _save_name(parent, title: str, name: str, pattern: str) -> str:
 
 def dock(create: bool = True):
     """The results dock in FreeCAD's main window (made on first use)."""
-    mw = FreeCADGui.getMainWindow()
-    found = mw.findChild(QtWidgets.QDockWidget, DOCK_NAME)
-    if found is not None or not create:
-        return found
-    widget = QtWidgets.QDockWidget(tr("cadbench results"), mw)
-    widget.setObjectName(DOCK_NAME)
-    widget.setWidget(ResultsPanel(widget))
-    widget.setMinimumWidth(MIN_WIDTH)
-    mw.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, widget)
-    return widget
+    return right_dock(DOCK_NAME, tr("cadbench results"), ResultsPanel, MIN_WIDTH, create)
 
 
 def panel(create: bool = True) -> ResultsPanel | None:

@@ -16,7 +16,7 @@ except ImportError:  # FreeCAD 0.20: widgets live in the shim's QtGui
 Signal = QtCore.Signal
 Qt = QtCore.Qt
 
-__all__ = ["QtCore", "QtGui", "QtWidgets", "Qt", "Signal", "exec_modal", "translate"]
+__all__ = ["QtCore", "QtGui", "QtWidgets", "Qt", "Signal", "exec_modal", "right_dock", "translate"]
 
 
 def exec_modal(dialog_or_menu, *args):
@@ -30,3 +30,20 @@ def translate(context: str, text: str) -> str:
     import FreeCAD  # noqa: PLC0415 - the GUI runs inside FreeCAD
 
     return FreeCAD.Qt.translate(context, text)
+
+
+def right_dock(name: str, title: str, make_panel, min_width: int, create: bool = True):
+    """FreeCAD's dock widget called name, made on first use on the right of the main window
+    with make_panel(dock) inside; None when it does not exist and create is False."""
+    import FreeCADGui  # noqa: PLC0415 - the GUI runs inside FreeCAD
+
+    mw = FreeCADGui.getMainWindow()
+    found = mw.findChild(QtWidgets.QDockWidget, name)
+    if found is not None or not create:
+        return found
+    widget = QtWidgets.QDockWidget(title, mw)
+    widget.setObjectName(name)
+    widget.setWidget(make_panel(widget))
+    widget.setMinimumWidth(min_width)
+    mw.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, widget)
+    return widget
