@@ -40,12 +40,7 @@ def distribution_png(rows, metric: str, systems: list[str], threshold: float | N
                 showfliers=False,
                 manage_ticks=False,
             )
-    if threshold is not None:
-        axes.axvline(threshold, color="#444", linestyle="--", linewidth=1)
-    axes.set_yticks(range(len(systems)), systems)
-    axes.set_ylim(-0.6, len(systems) - 0.4)
-    axes.invert_yaxis()
-    axes.set_xlim(-0.02, 1.02)
+    _rows_against_threshold(axes, systems, threshold)
     where = f"; dashed: threshold {threshold:g}" if threshold is not None else ""
     axes.set_xlabel(f"{metric}, delivered candidates only{where}")
     axes.set_title(f"{figures.LABELS.get(metric, metric)}: distribution", fontsize=10)
@@ -70,12 +65,7 @@ def case_ranges_png(summary: dict, metric: str, threshold: float | None) -> byte
             axes.plot([entry["min"], entry["max"]], [y, y], color=_color(index), linewidth=2)
             axes.plot([entry["median"]], [y], "o", color=_color(index), markersize=4, label=label)
             label = None
-    if threshold is not None:
-        axes.axvline(threshold, color="#444", linestyle="--", linewidth=1)
-    axes.set_yticks(range(len(cases)), cases)
-    axes.set_ylim(-0.6, len(cases) - 0.4)
-    axes.invert_yaxis()
-    axes.set_xlim(-0.02, 1.02)
+    _rows_against_threshold(axes, cases, threshold)
     axes.set_xlabel(f"{metric}: min - max over runs, dot = median (delivered runs)")
     if axes.get_legend_handles_labels()[1]:
         axes.legend(fontsize=8, loc="lower left")
@@ -118,3 +108,13 @@ def pass_rates_png(summary: dict) -> bytes:
     axes.set_title("Pass rates", fontsize=10)
     figure.tight_layout()
     return _png(figure)
+
+
+def _rows_against_threshold(axes, labels, threshold) -> None:
+    """One labelled row per entry, top to bottom, on a 0..1 axis with the pass threshold."""
+    if threshold is not None:
+        axes.axvline(threshold, color="#444", linestyle="--", linewidth=1)
+    axes.set_yticks(range(len(labels)), labels)
+    axes.set_ylim(-0.6, len(labels) - 0.4)
+    axes.invert_yaxis()
+    axes.set_xlim(-0.02, 1.02)
