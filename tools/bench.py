@@ -72,9 +72,7 @@ def shape_bench(out_dir: str) -> dict:
         aligned = shape_fidelity.placed(
             candidate, aligned_pose.best.rotation, aligned_pose.best.translation
         )
-        mesh_ref, (vertices, triangles) = aligned_pose.meshes
-        best = aligned_pose.best
-        meshes = (mesh_ref, (vertices @ best.rotation.T + best.translation, triangles))
+        meshes = aligned_pose.aligned_meshes()
         computed = shape_fidelity.shape_figures(reference, aligned, meshes)
         full = time.perf_counter() - start
         stages = {"alignment": align_time, **computed["timing"]}

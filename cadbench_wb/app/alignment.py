@@ -47,6 +47,15 @@ class Alignment:
     degeneracy: str
     meshes: tuple | None = None  # fine (vertices, triangles) of reference and candidate
 
+    def aligned_meshes(self) -> tuple | None:
+        """The fine meshes of the reference and of the candidate in the best pose, for the
+        cross-checks (moving the vertices costs nothing; tessellating again would)."""
+        if self.meshes is None:
+            return None
+        mesh_ref, (vertices, triangles) = self.meshes
+        moved = vertices @ self.best.rotation.T + self.best.translation
+        return mesh_ref, (moved, triangles)
+
     def as_dict(self) -> dict:
         angle = rigid.angle_between(np.eye(3), self.best.rotation)
         return {

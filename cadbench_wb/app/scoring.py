@@ -132,12 +132,9 @@ def _stage_function(target: str, optional: bool = False):
 
 def shape_stage(context: Context) -> None:
     """shapeIoU with its diagnostics, cross-check and alignment."""
-    meshes = None
-    if context.alignment.meshes is not None:
-        (mesh_ref, (vertices, triangles)) = context.alignment.meshes
-        best = context.alignment.best
-        meshes = (mesh_ref, (vertices @ best.rotation.T + best.translation, triangles))
-    computed = shape_fidelity.shape_figures(context.reference.shape, context.aligned, meshes)
+    computed = shape_fidelity.shape_figures(
+        context.reference.shape, context.aligned, context.alignment.aligned_meshes()
+    )
     figures = computed["figures"]
     context.timing.update({f"shape_{k}": v for k, v in computed["timing"].items()})
     context.shapes = computed["shapes"]
