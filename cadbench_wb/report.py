@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The readable summary of one score result (plain text for a terminal)."""
 
+from cadbench_wb.metrics.verdicts import NOT_APPLICABLE
+
 LABELS = {
     "shapeIoU": "Shape fidelity",
     "dimensionRecall": "Dimensional accuracy",
@@ -31,7 +33,8 @@ def summary_text(result: dict) -> str:
         threshold = entry.get("threshold")
         verdict = entry["verdict"]
         if entry.get("applicable") is False:
-            lines.append(f"{label:40} {'-':>8} {_fmt(threshold):>10}  n/a ({entry.get('reason')})")
+            reason = entry.get("reason")
+            lines.append(f"{label:40} {'-':>8} {_fmt(threshold):>10}  {NOT_APPLICABLE} ({reason})")
             continue
         if entry.get("reachable") not in (None, verdict):
             verdict += f" (reachable {entry['reachable']})"

@@ -9,7 +9,9 @@ campaign is run again under one standard.
 """
 
 import dataclasses
+import datetime
 import os
+import socket
 import sys
 import time
 
@@ -248,6 +250,7 @@ def run_campaign(settings: Settings) -> dict:
     from cadbench_wb.campaign import reports  # noqa: PLC0415
 
     started = time.monotonic()
+    run_timestamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
     os.makedirs(settings.out_dir, exist_ok=True)
     the_plan = plan(settings)
     score_store = store.Store(os.path.join(settings.out_dir, STORE_FILE))
@@ -264,6 +267,13 @@ def run_campaign(settings: Settings) -> dict:
         progress.finish()
         rows, full = rows_of(the_plan, score_store, outcome.get("unchecked", {}), settings)
         document = document_of(settings, the_plan, rows)
+        run_info = {
+            "timestamp": run_timestamp,
+            "hostname": socket.gethostname(),
+            # Each scoring's own seconds as stored when it was scored (this run or an
+            # earlier one): the same figure whichever run wrote the report.
+            "seconds": [score_store.seconds(p.key) if p.key else None for p in the_plan.scorings],
+        }
         stats = {
             "scoredNow": len(pending),
             "fromStore": from_store,
@@ -276,7 +286,7 @@ def run_campaign(settings: Settings) -> dict:
                 k: round(v, 4) for k, v in sorted(outcome.get("seconds", {}).items()) if v
             },
         }
-        reports.write_reports(settings.out_dir, document, stats, full)
+        reports.write_reports(settings.out_dir, document, stats, full, run_info)
     finally:
         score_store.close()
     document["stats"] = stats

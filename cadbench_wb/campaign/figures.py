@@ -226,14 +226,65 @@ def spread_text(entry, scale: float = 1.0, digits: int = 3) -> str:
     return " / ".join(f"{scale * entry[k]:.{digits}f}" for k in ("min", "median", "max"))
 
 
-def table(header: list[str], lines: list[list[str]]) -> list[str]:
+# Terminals and CI logs are read at this width; wider tables are split into column groups.
+TABLE_WIDTH = 120
+
+
+def _lines_of(header: list[str], lines: list[list[str]]) -> list[str]:
     widths = [max(len(str(x)) for x in column) for column in zip(header, *lines, strict=False)]
-    out = ["  ".join(str(x).ljust(w) for x, w in zip(header, widths, strict=False)).rstrip()]
-    out += [
+    return [
         "  ".join(str(x).ljust(w) for x, w in zip(row, widths, strict=False)).rstrip()
-        for row in lines
+        for row in [header, *lines]
     ]
+
+
+def _column_groups(header, lines, width: int) -> list[list[int]]:
+    """Column indices per printed block: the first (row label) column leads every block and
+    the others follow in order while the block stays within the width."""
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *lines, strict=False)]
+    groups, current, used = [], [], widths[0]
+    for index in range(1, len(widths)):
+        if current and used + 2 + widths[index] > width:
+            groups.append(current)
+            current, used = [], widths[0]
+        current.append(index)
+        used += 2 + widths[index]
+    return groups + [current] if current else groups or [[]]
+
+
+def table(header: list[str], lines: list[list[str]], width: int = TABLE_WIDTH) -> list[str]:
+    """Plain columns; a table wider than the width prints as several blocks, each led by
+    the first column, so no line wraps in a terminal or a CI log."""
+    groups = _column_groups(header, lines, width)
+    out = []
+    for number, group in enumerate(groups):
+        keep = [0, *group]
+        if number:
+            out.append("")
+        out += _lines_of([header[i] for i in keep], [[row[i] for i in keep] for row in lines])
     return out
+
+
+def closing_line(document: dict, seconds: float | None = None) -> str:
+    """pytest's closing line for a campaign, over every scoring's reachable verdict:
+    '== 3 passed, 1 failed, 2 not checked in 12.3s =='."""
+    values = [r["verdict"]["reachable"] for r in document["scorings"]]
+    parts = [f"{values.count(PASS)} passed", f"{values.count(FAIL)} failed"]
+    if values.count(NOT_CHECKED):
+        parts.append(f"{values.count(NOT_CHECKED)} not checked")
+    took = f" in {seconds:.1f}s" if seconds is not None else ""
+    return f"== {', '.join(parts)}{took} =="
+
+
+def systems_below(document: dict, rate: float) -> dict:
+    """Systems whose passed (reachable) rate is below the rate (`run --fail-under`), with their
+    rate; a system with nothing checked counts as below (nothing was shown to pass)."""
+    below = {}
+    for system, summary in document["summary"].items():
+        figure = summary["passedReachable"]
+        if figure["rate"] is None or figure["rate"] < rate - 1e-12:
+            below[system] = figure["rate"]
+    return below
 
 
 def text_summary(document: dict) -> str:

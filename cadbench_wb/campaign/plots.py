@@ -18,6 +18,19 @@ def _png(figure: Figure) -> bytes:
     return buffer.getvalue()
 
 
+def axis_start(values, threshold: float | None) -> float:
+    """Where the 0..1 axis starts: near the lowest value or the threshold when everything
+    sits high (shape figures of 0.9-1 are unreadable on 0-1), else at 0. Rounded down to
+    0.05 so that the same campaign always gets the same axis."""
+    points = [v for v in values if v is not None]
+    if threshold is not None:
+        points.append(threshold)
+    if not points:
+        return 0.0
+    low = float(np.floor((min(points) - 0.02) / 0.05) * 0.05)
+    return low if low >= 0.5 else 0.0
+
+
 def _color(index: int) -> str:
     return COLORS[index % len(COLORS)]
 
@@ -27,6 +40,7 @@ def distribution_png(rows, metric: str, systems: list[str], threshold: float | N
     figure = Figure(figsize=(7, 1.2 + 0.55 * max(1, len(systems))))
     axes = figure.subplots()
     generator = np.random.default_rng(0)  # fixed jitter: the same campaign, the same picture
+    start = axis_start(figures.metric_values(rows, metric), threshold)
     for index, system in enumerate(systems):
         values = figures.metric_values([r for r in rows if r["system"] == system], metric)
         if values:
@@ -40,9 +54,10 @@ def distribution_png(rows, metric: str, systems: list[str], threshold: float | N
                 showfliers=False,
                 manage_ticks=False,
             )
-    _rows_against_threshold(axes, systems, threshold)
+    _rows_against_threshold(axes, systems, threshold, start)
     where = f"; dashed: threshold {threshold:g}" if threshold is not None else ""
-    axes.set_xlabel(f"{metric}, delivered candidates only{where}")
+    axis = f"; axis from {start:g}" if start else ""
+    axes.set_xlabel(f"{metric}, delivered candidates only{where}{axis}")
     axes.set_title(f"{figures.LABELS.get(metric, metric)}: distribution", fontsize=10)
     figure.tight_layout()
     return _png(figure)
@@ -55,6 +70,13 @@ def case_ranges_png(summary: dict, metric: str, threshold: float | None) -> byte
     figure = Figure(figsize=(7, 0.9 + 0.32 * max(1, len(cases)) * max(1, len(systems)) ** 0.5))
     axes = figure.subplots()
     step = 0.7 / max(1, len(systems))
+    lows = [
+        entry["min"]
+        for s in summary.values()
+        for c in s["cases"].values()
+        if (entry := c.get("ranges", {}).get(metric))
+    ]
+    start = axis_start(lows, threshold)
     for index, system in enumerate(systems):
         label = system
         for row, case in enumerate(cases):
@@ -65,8 +87,9 @@ def case_ranges_png(summary: dict, metric: str, threshold: float | None) -> byte
             axes.plot([entry["min"], entry["max"]], [y, y], color=_color(index), linewidth=2)
             axes.plot([entry["median"]], [y], "o", color=_color(index), markersize=4, label=label)
             label = None
-    _rows_against_threshold(axes, cases, threshold)
-    axes.set_xlabel(f"{metric}: min - max over runs, dot = median (delivered runs)")
+    _rows_against_threshold(axes, cases, threshold, start)
+    axis = f"; axis from {start:g}" if start else ""
+    axes.set_xlabel(f"{metric}: min - max over runs, dot = median (delivered runs){axis}")
     if axes.get_legend_handles_labels()[1]:
         axes.legend(fontsize=8, loc="lower left")
     axes.set_title(f"{figures.LABELS.get(metric, metric)}: per-case ranges", fontsize=10)
@@ -110,11 +133,12 @@ def pass_rates_png(summary: dict) -> bytes:
     return _png(figure)
 
 
-def _rows_against_threshold(axes, labels, threshold) -> None:
-    """One labelled row per entry, top to bottom, on a 0..1 axis with the pass threshold."""
+def _rows_against_threshold(axes, labels, threshold, start: float = 0.0) -> None:
+    """One labelled row per entry, top to bottom, on a start..1 axis with the threshold."""
     if threshold is not None:
         axes.axvline(threshold, color="#444", linestyle="--", linewidth=1)
     axes.set_yticks(range(len(labels)), labels)
     axes.set_ylim(-0.6, len(labels) - 0.4)
     axes.invert_yaxis()
-    axes.set_xlim(-0.02, 1.02)
+    margin = 0.02 * (1.0 - start)
+    axes.set_xlim(start - margin, 1.0 + margin)

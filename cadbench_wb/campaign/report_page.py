@@ -1,17 +1,24 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""report.html: one self-contained page (inline style, plots as embedded PNGs, no script,
-nothing fetched), so it reads the same offline, attached to a mail or archived with CI."""
+"""report.html: one self-contained page (inline style, plots as embedded PNGs, one small
+inline script that sorts and filters the tables, nothing fetched), so it reads the same
+offline, attached to a mail or archived with CI. Each scoring links its full JSON
+(scores/<system>/<run>/<case>.json beside the page)."""
 
 import base64
 import html
 import json
+import urllib.parse
 
 from cadbench_wb.campaign import figures, plots
-from cadbench_wb.metrics.verdicts import FAIL, PASS
+from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, PASS
 
+# Wide tables scroll inside their own box, so the page fits any window (1400 px and less).
 STYLE = """
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; max-width: 1400px; color: #222; }
+.wide { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: .6em 0 1.4em; }
+th.sortable { cursor: pointer; } th.sortable::after { content: " \\2195"; color: #999; }
+input.filter { margin: .3em 0; padding: .2em .4em; width: 24em; }
 th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .PASS { color: #1a7f37; } .FAIL { color: #c0392b; } .NC { color: #8a6d00; }
@@ -25,8 +32,44 @@ def _e(value) -> str:
     return html.escape("" if value is None else str(value))
 
 
-def _table(header: list[str], rows: list[list[str]], numeric_from: int = 1) -> str:
-    """Cells are already escaped HTML; columns from numeric_from on are right-aligned."""
+# Click a header to sort by it (numbers as numbers), type in a filter box to keep the rows
+# that contain the text. Plain DOM calls: no library, nothing fetched.
+SCRIPT = """
+function cbKey(cell) {
+  var t = cell.textContent.trim(), n = parseFloat(t.replace('%', ''));
+  return isNaN(n) || !/^[-0-9.]/.test(t) ? [1, t.toLowerCase()] : [0, n];
+}
+document.querySelectorAll('table.sortable').forEach(function (table) {
+  table.querySelectorAll('th').forEach(function (th, column) {
+    th.classList.add('sortable');
+    th.addEventListener('click', function () {
+      var body = table.tBodies[0], rows = Array.from(body.rows);
+      var down = th.dataset.order !== 'asc'; th.dataset.order = down ? 'asc' : 'desc';
+      rows.sort(function (a, b) {
+        var x = cbKey(a.cells[column]), y = cbKey(b.cells[column]);
+        var c = x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0);
+        return down ? c : -c;
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});
+document.querySelectorAll('input.filter').forEach(function (box) {
+  box.addEventListener('input', function () {
+    var table = document.getElementById(box.dataset.table), text = box.value.toLowerCase();
+    Array.from(table.tBodies[0].rows).forEach(function (r) {
+      r.style.display = r.textContent.toLowerCase().indexOf(text) >= 0 ? '' : 'none';
+    });
+  });
+});
+"""
+
+
+def _table(
+    header: list[str], rows: list[list[str]], numeric_from: int = 1, table_id: str | None = None
+) -> str:
+    """Cells are already escaped HTML; columns from numeric_from on are right-aligned. Every
+    table sorts by a click on its header; one with an id gets a filter box above it."""
     head = "".join(f"<th>{_e(h)}</th>" for h in header)
     body = []
     for row in rows:
@@ -35,11 +78,21 @@ def _table(header: list[str], rows: list[list[str]], numeric_from: int = 1) -> s
             for i, cell in enumerate(row)
         ]
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+    filter_box, id_attribute = "", ""
+    if table_id:
+        id_attribute = f" id='{table_id}'"
+        filter_box = (
+            f"<input class='filter' data-table='{table_id}' placeholder='filter rows "
+            "(system, case, verdict, reason...)'>"
+        )
+    return (
+        f"{filter_box}<div class='wide'><table class='sortable'{id_attribute}><thead><tr>{head}"
+        f"</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+    )
 
 
 def _verdict(verdict: str) -> str:
-    css = {PASS: "PASS", FAIL: "FAIL"}.get(verdict, "NC")
+    css = {PASS: "PASS", FAIL: "FAIL", NOT_APPLICABLE: "note"}.get(verdict, "NC")
     return f"<span class='{css}'>{_e(verdict)}</span>"
 
 
@@ -184,6 +237,21 @@ def _delivery_text(row: dict) -> str:
     return f"{row['failure']['reason']}: {row['failure']['detail']}"
 
 
+def _score_link(row: dict) -> str:
+    """The scoring's full JSON beside the page (written for every scored row)."""
+    if not row["checked"]:
+        return "-"
+    target = "/".join(urllib.parse.quote(p) for p in (row["system"], row["run"], row["case"]))
+    return f"<a href='scores/{target}.json'>json</a>"
+
+
+def _metric_cell(row: dict, metric: str) -> str:
+    entry = row["verdicts"].get(metric)
+    if entry is not None and entry.get("applicable") is False:
+        return f"<span class='note' title='{_e(entry.get('reason'))}'>{NOT_APPLICABLE}</span>"
+    return _e(figures.number(row.get(metric)))
+
+
 def _scorings(document: dict) -> list[str]:
     metrics = document["metrics"]
     rows = [
@@ -195,12 +263,17 @@ def _scorings(document: dict) -> list[str]:
             _verdict(row["verdict"]["reachable"]),
             _verdict(row["verdict"]["formal"]),
             _e(_delivery_text(row)),
+            _score_link(row),
         ]
-        + [_e(figures.number(row.get(m))) for m in metrics]
+        + [_metric_cell(row, m) for m in metrics]
         for row in document["scorings"]
     ]
-    header = ["system", "run", "case", "candidate", "reachable", "formal", "delivery"] + metrics
-    parts = ["<h2>Every scoring</h2>", _table(header, rows, numeric_from=7)]
+    header = ["system", "run", "case", "candidate", "reachable", "formal", "delivery", "result"]
+    header += metrics
+    parts = [
+        "<h2>Every scoring</h2>",
+        _table(header, rows, numeric_from=8, table_id="scorings"),
+    ]
     campaign = document["campaign"]
     for key, title in (
         ("unmatchedFiles", "Files named after no case"),
@@ -222,5 +295,5 @@ def html_text(document: dict) -> str:
     for metric in metrics:
         parts += _metric(document, metric)
     parts += _scorings(document)
-    parts.append("</body></html>\n")
+    parts.append(f"<script>{SCRIPT}</script></body></html>\n")
     return "\n".join(parts)

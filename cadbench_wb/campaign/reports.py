@@ -5,7 +5,9 @@
   no machine paths, so the same inputs give the same bytes however the run was interrupted;
 - timings.json: what results.json leaves out (this run's counts, seconds per scoring);
 - results.csv: one line per system x run x case;
-- junit.xml: one test case per case x system x run (headline verdict: reachable);
+- junit.xml: one test case per case x system x run (headline verdict: reachable), with each
+  scoring's seconds, the run's timestamp and host, as CI viewers expect (timings aside, the
+  same inputs give the same file);
 - report.html: one self-contained page (tables and embedded plots), readable offline;
 - scores/<system>/<run>/<case_id>.json: every full score result, for drill-down.
 """
@@ -17,7 +19,7 @@ import os
 import xml.etree.ElementTree as ElementTree
 
 from cadbench_wb.campaign.report_page import html_text
-from cadbench_wb.metrics.verdicts import FAIL, NOT_CHECKED
+from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, NOT_CHECKED, shown_verdict
 
 FILES = ("results.json", "timings.json", "results.csv", "junit.xml", "report.html")
 
@@ -34,13 +36,16 @@ def as_json(document: dict) -> str:
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def write_reports(out_dir: str, document: dict, stats: dict, full_results: list) -> dict:
-    """Every report file; returns their paths by name."""
+def write_reports(
+    out_dir: str, document: dict, stats: dict, full_results: list, run_info: dict | None = None
+) -> dict:
+    """Every report file; returns their paths by name. run_info: this run's 'timestamp',
+    'hostname' and 'seconds' (one entry per scoring, None where unknown) for junit.xml."""
     paths = {name: os.path.join(out_dir, name) for name in FILES}
     _write(paths["results.json"], as_json(document))
     _write(paths["timings.json"], as_json(stats))
     _write(paths["results.csv"], csv_text(document))
-    _write(paths["junit.xml"], junit_text(document))
+    _write(paths["junit.xml"], junit_text(document, run_info))
     _write(paths["report.html"], html_text(document))
     for row, result in zip(document["scorings"], full_results, strict=True):
         if result is not None:
@@ -107,8 +112,12 @@ def csv_text(document: dict) -> str:
             row["verdict"]["formal"],
         ]
         for metric in metrics:
-            entry = row["verdicts"].get(metric, {})
-            line += [row.get(metric), entry.get("verdict"), entry.get("reachable")]
+            entry = row["verdicts"].get(metric)
+            line += [
+                row.get(metric),
+                shown_verdict(entry),
+                shown_verdict(entry, "reachable"),
+            ]
         rates = row.get("randomHitRate") if isinstance(row.get("randomHitRate"), dict) else {}
         line += [
             row.get("referenceCoverage"),
@@ -137,29 +146,77 @@ def _why_failed(row: dict) -> str:
     return "; ".join(parts) or "FAIL"
 
 
-def junit_text(document: dict) -> str:
-    """One <testcase> per case x system x run; FAIL = failure, NOT CHECKED = skipped."""
+def _figure(value) -> str:
+    return "-" if value is None else f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def failure_body(row: dict) -> str:
+    """What a CI viewer shows under a failed test: the candidate, then every metric with its
+    value, threshold, verdicts and reason, so nobody has to open the JSON to see why."""
+    lines = [f"candidate: {row['candidate'] or '-'}"]
+    if row["delivered"] is False:
+        failure = row["failure"] or {}
+        lines.append(f"not delivered: {failure.get('reason')}: {failure.get('detail')}")
+    for metric, entry in row["verdicts"].items():
+        shown = shown_verdict(entry)
+        if shown == NOT_APPLICABLE:
+            lines.append(f"{metric}: {NOT_APPLICABLE} ({entry.get('reason', '')})")
+            continue
+        lines.append(
+            f"{metric}: {_figure(entry.get('value'))} (threshold {_figure(entry.get('threshold'))}"
+            f") {shown}, reachable {entry.get('reachable')}: {entry.get('reason', '')}"
+        )
+    for name in ("referenceCoverage", "drawingSelfTest"):
+        if row.get(name) is not None:
+            lines.append(f"{name}: {_figure(row[name])}")
+    return "\n".join(lines)
+
+
+def _seconds(value) -> str:
+    return f"{value or 0.0:.3f}"
+
+
+def junit_text(document: dict, run_info: dict | None = None) -> str:
+    """One <testcase> per case x system x run; FAIL = failure, NOT CHECKED = skipped.
+
+    run_info adds what CI viewers read beside the verdicts: per-test 'time' (the scoring's
+    seconds from the store, 0 when it was never scored), the suites' 'timestamp' and
+    'hostname'. Without it the file holds verdicts only (the same inputs, the same bytes)."""
+    run_info = run_info or {}
+    seconds = run_info.get("seconds") or [None] * len(document["scorings"])
     suites = ElementTree.Element("testsuites", name="cadbench campaign")
     totals = {"tests": 0, "failures": 0, "skipped": 0}
+    total_time = 0.0
     for system in document["summary"]:
-        rows = [r for r in document["scorings"] if r["system"] == system]
+        indexed = [(i, r) for i, r in enumerate(document["scorings"]) if r["system"] == system]
         suite = ElementTree.SubElement(suites, "testsuite", name=system)
+        for name in ("timestamp", "hostname"):
+            if run_info.get(name):
+                suite.set(name, str(run_info[name]))
         properties = ElementTree.SubElement(suite, "properties")
         for name in ("metricFingerprint", "drawingFingerprint"):
             ElementTree.SubElement(properties, "property", name=name, value=str(document[name]))
-        counts = {"tests": len(rows), "failures": 0, "skipped": 0}
-        for row in rows:
+        counts = {"tests": len(indexed), "failures": 0, "skipped": 0}
+        suite_time = 0.0
+        for index, row in indexed:
             case = ElementTree.SubElement(
                 suite, "testcase", classname=f"{system}.{row['run']}", name=row["case"]
             )
+            if run_info:
+                case.set("time", _seconds(seconds[index]))
+                suite_time += seconds[index] or 0.0
             verdict = row["verdict"]
             if verdict["reachable"] == FAIL:
                 counts["failures"] += 1
-                ElementTree.SubElement(case, "failure", message=_why_failed(row), type="FAIL")
+                failure = ElementTree.SubElement(
+                    case, "failure", message=_why_failed(row), type="FAIL"
+                )
+                failure.text = failure_body(row)
             elif verdict["reachable"] == NOT_CHECKED:
                 counts["skipped"] += 1
                 why = (row["notChecked"] or {}).get("detail") or "a metric could not be evaluated"
-                ElementTree.SubElement(case, "skipped", message=f"NOT CHECKED: {why}")
+                skipped = ElementTree.SubElement(case, "skipped", message=f"NOT CHECKED: {why}")
+                skipped.text = failure_body(row) if row["checked"] else why
             out = ElementTree.SubElement(case, "system-out")
             out.text = (
                 f"passed reachable: {verdict['reachable']}; formal: {verdict['formal']}; "
@@ -169,9 +226,14 @@ def junit_text(document: dict) -> str:
             suite.set(key, str(value))
             totals[key] += value
         suite.set("errors", "0")
+        if run_info:
+            suite.set("time", _seconds(suite_time))
+            total_time += suite_time
     for key, value in totals.items():
         suites.set(key, str(value))
     suites.set("errors", "0")
+    if run_info:
+        suites.set("time", _seconds(total_time))
     ElementTree.indent(suites)
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'
@@ -180,4 +242,6 @@ def junit_text(document: dict) -> str:
     )
 
 
-__all__ = ["FILES", "as_json", "csv_text", "html_text", "junit_text", "write_reports"]
+__all__ = [
+    "FILES", "as_json", "csv_text", "failure_body", "html_text", "junit_text", "write_reports"
+]  # fmt: skip

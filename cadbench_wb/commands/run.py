@@ -5,8 +5,24 @@ import os
 
 HELP = "score a campaign: SUBMISSIONS/<system>/<run>/<case_id>.<ext> against every case"
 
-# Exit statuses beyond the common ones: some scorings are still NOT CHECKED (rerun to retry).
+# Exit statuses beyond the common ones: some scorings are still NOT CHECKED (rerun to retry);
+# a system passed fewer cases than --fail-under asks (1, as pytest exits on failed tests).
 EXIT_INCOMPLETE = 6
+EXIT_BELOW_RATE = 1
+
+
+def _rate(text: str) -> float:
+    """--fail-under: a pass rate as 0..1 or a percentage ('0.8', '80%')."""
+    import argparse  # noqa: PLC0415
+    import math  # noqa: PLC0415
+
+    try:
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a pass rate from 0 to 1, or 0% to 100%")
+    return value
 
 
 def add_arguments(parser) -> None:
@@ -32,6 +48,12 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument("--spectrum", choices=("default", "extended"), default=None)
     parser.add_argument("--no-align", action="store_true", help="score in the given pose")
+    parser.add_argument(
+        "--fail-under",
+        metavar="RATE",
+        type=_rate,
+        help="exit 1 when a system's passed (reachable) rate is below RATE (0.8 or 80%%)",
+    )
     parser.add_argument(
         "--accept-smaller-case-set",
         action="store_true",
@@ -62,12 +84,30 @@ def run(args) -> int:
     print(figures.text_summary(document))
     stats = document["stats"]
     print(
-        f"\nscored now {stats['scoredNow']}, from the store {stats['fromStore']}; "
-        f"reports in {os.path.abspath(args.out)}: results.json, results.csv, junit.xml, "
-        "report.html"
+        f"\nscored now {stats['scoredNow']}, from the store {stats['fromStore']}; reports "
+        f"(results.json, results.csv, junit.xml, report.html) in\n  {os.path.abspath(args.out)}"
     )
+    for key, what in (
+        ("unmatchedFiles", "named after no case, not scored (a typo in a case id?)"),
+        ("ignoredFiles", "further files for a case that already has a candidate, not scored"),
+    ):
+        names = document["campaign"][key]
+        if names:
+            print(f"{len(names)} file(s) {what}:")
+            print("\n".join(f"  {name}" for name in names))
+    print(figures.closing_line(document, stats["wallSeconds"]))
     unscored = sum(s["notScored"] for s in document["summary"].values())
     if unscored:
         print(f"{unscored} scoring(s) NOT CHECKED: run the same command again to retry them")
         return EXIT_INCOMPLETE
+    if args.fail_under is not None:
+        below = figures.systems_below(document, args.fail_under)
+        for system, rate in below.items():
+            shown = "nothing checked" if rate is None else f"{100 * rate:.1f}%"
+            print(
+                f"{system}: passed (reachable) {shown}, under --fail-under "
+                f"{100 * args.fail_under:.1f}%"
+            )
+        if below:
+            return EXIT_BELOW_RATE
     return 0

@@ -4,6 +4,19 @@
 from cadbench_wb import standard
 
 PASS, FAIL, NOT_CHECKED = "PASS", "FAIL", "NOT CHECKED"
+# A metric that does not apply to the case (threadMatch on a part without a thread) is
+# neither checked nor unchecked: every output (summary, CSV, JUnit, report page, GUI) says
+# this one phrase, never NOT CHECKED, which seed 004 keeps for what could not be evaluated.
+NOT_APPLICABLE = "not applicable"
+
+
+def shown_verdict(entry: dict | None, key: str = "verdict") -> str | None:
+    """The verdict as outputs print it: NOT_APPLICABLE for a metric that does not apply."""
+    if entry is None:
+        return None
+    if entry.get("applicable") is False:
+        return NOT_APPLICABLE
+    return entry.get(key, entry.get("verdict"))
 
 
 def verdict(metric: str, value, reason: str = "", ceiling=None) -> dict:

@@ -217,3 +217,39 @@ def test_not_checked_leaves_the_denominator_and_a_rerun_completes(
     assert (out / "results.json").read_bytes() == (
         uninterrupted["out"] / "results.json"
     ).read_bytes()
+
+
+def test_terminal_ends_with_a_closing_line_and_junit_has_real_times(uninterrupted):
+    lines = uninterrupted["stdout"].splitlines()
+    # sysA: five pass, its broken file fails; sysB: all six fail (see test_campaign_support).
+    assert any(line.startswith("== 5 passed, 7 failed in ") for line in lines)
+    # Every line fits a 120-column terminal, but the one that names the output folder.
+    assert max(len(line) for line in lines if str(uninterrupted["out"]) not in line) <= 120
+    tree = ElementTree.parse(os.path.join(uninterrupted["out"], "junit.xml")).getroot()
+    suite = tree.find("testsuite")
+    assert suite.get("hostname") and suite.get("timestamp")
+    times = [float(c.get("time")) for c in tree.iter("testcase")]
+    assert len(times) == 12 and all(t > 0 for t in times)
+
+
+def test_fail_under_exits_1_below_the_rate_and_unmatched_files_are_named(
+    campaign, uninterrupted, tmp_path
+):
+    submissions = tmp_path / "submissions"
+    shutil.copytree(campaign["submissions"], submissions)
+    (submissions / "sysA" / "run1" / "box_z.step").write_text("not a case")
+    out = tmp_path / "out"
+    shutil.copytree(uninterrupted["out"], out)
+    args = ("run", "--cases", campaign["cases"], "--submissions", str(submissions))
+    status, stdout, stderr = run_cli(*args, "--out", str(out), "--only", "shape")
+    assert status == 0, stderr
+    assert "1 file(s) named after no case" in stdout and "  sysA/run1/box_z.step" in stdout
+    # sysA passed 5 of 6 (0.833), sysB 0 of 6: 80% fails sysB only, 0% fails nobody.
+    status, stdout, _ = run_cli(*args, "--out", str(out), "--only", "shape", "--fail-under", "80%")
+    assert status == 1
+    assert "sysB: passed (reachable) 0.0%, under --fail-under 80.0%" in stdout
+    assert "sysA: passed" not in stdout
+    status, _, _ = run_cli(*args, "--out", str(out), "--only", "shape", "--fail-under", "0")
+    assert status == 0
+    status, _, stderr = run_cli(*args, "--out", str(out), "--fail-under", "1.5")
+    assert status == 2 and "give a pass rate from 0 to 1" in stderr and "Traceback" not in stderr

@@ -116,3 +116,59 @@ def test_text_summary_prints_the_headline_and_its_companions():
     assert "1/2  50.0%" in text  # delivery rate beside the means
     assert "0.9500 (1)" in text  # mean over the one delivered candidate
     assert "Delivery failures: s: missing_candidate 1" in text
+
+
+FIVE = {
+    "shapeIoU": 0.95,
+    "dimensionRecall": 0.9,
+    "semanticMatch": 0.97,
+    "threadMatch": 1.0,
+    "drawingMatch": 0.5,
+}
+
+
+def campaign_document(rows) -> dict:
+    return {
+        "campaign": {"cases": 1, "groups": {"g1": 1}, "systems": {"a-long-system-name": ["r1"]}},
+        "metricFingerprint": "f" * 16,
+        "metrics": figures.rows_metrics(rows),
+        "summary": figures.campaign_summary(rows),
+        "scorings": rows,
+    }
+
+
+def test_no_summary_line_is_wider_than_a_terminal_and_no_cell_is_lost():
+    rows = [row(scored(FIVE), system="a-long-system-name", run=f"r{i}") for i in range(3)]
+    text = figures.text_summary(campaign_document(rows))
+    assert max(len(line) for line in text.splitlines()) <= figures.TABLE_WIDTH
+    for metric in FIVE:  # every column still printed, in a later block if need be
+        assert f"{metric} mean (n)" in text
+
+
+def test_a_table_just_within_the_width_stays_one_block_one_more_column_splits_it():
+    header = ["label"] + [f"c{i}" for i in range(5)]
+    cells = [["x" * 10] + ["y" * 10] * 5]
+    # 10 + 5 * (2 + 10) = 70 columns: within 70, one block (header plus one row).
+    assert len(figures.table(header, cells, width=70)) == 2
+    # At 69 the last column moves to a second block led by the label column again.
+    split = figures.table(header, cells, width=69)
+    assert len(split) == 5 and split[3].startswith("label") and split[4].startswith("x" * 10)
+
+
+def test_closing_line_counts_reachable_verdicts_like_pytest():
+    rows = [
+        row(scored({"shapeIoU": 0.95})),
+        row(scored({"shapeIoU": 0.5}), run="r2"),
+        row(None, run="r3", unchecked={"reason": "worker_lost", "detail": "killed"}),
+    ]
+    document = campaign_document(rows)
+    assert (
+        figures.closing_line(document, 12.34) == "== 1 passed, 1 failed, 1 not checked in 12.3s =="
+    )
+
+
+def test_fail_under_boundary_is_inclusive():
+    rows = [row(scored({"shapeIoU": 0.95})), row(scored({"shapeIoU": 0.5}), run="r2")]
+    document = campaign_document(rows)  # 1 of 2 passed: rate 0.5
+    assert figures.systems_below(document, 0.5) == {}
+    assert figures.systems_below(document, 0.51) == {"s": 0.5}

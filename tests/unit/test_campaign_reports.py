@@ -23,7 +23,12 @@ CASES = [
 def scored(value):
     result = {"delivered": True, "failure": None, "metricFingerprint": "f" * 16}
     result["shapeIoU"] = value
-    result["verdicts"] = {"shapeIoU": verdicts.verdict("shapeIoU", value)}
+    not_applicable = verdicts.verdict("threadMatch", None, "the reference has no thread")
+    not_applicable["applicable"] = False
+    result["verdicts"] = {
+        "shapeIoU": verdicts.verdict("shapeIoU", value),
+        "threadMatch": not_applicable,
+    }
     return results.finish(result)
 
 
@@ -102,7 +107,8 @@ def test_html_is_one_offline_file_with_tables_and_plots():
         "s/r1/k1.stl",
     ):
         assert phrase in page
-    assert "src='http" not in page and "<script" not in page
+    # One inline script (sorting and filtering), nothing fetched from anywhere.
+    assert "src='http" not in page and "<script src" not in page and "http" not in page.lower()
 
 
 def test_results_json_is_byte_stable(tmp_path):
@@ -138,3 +144,64 @@ def test_compare_side_by_side_on_the_shared_cases():
     assert pair["a"]["passedReachable"]["count"] == 1 and pair["b"]["passedReachable"]["count"] == 2
     text = comparison.comparison_text(result)
     assert "only in B: k3" in text and "+33.3 pts" in text
+
+
+RUN_INFO = {
+    "timestamp": "2026-12-01T10:00:00",
+    "hostname": "ci-7",
+    "seconds": [1.5, 2.25, None, 4.0],
+}
+
+
+def test_junit_carries_each_scorings_time_the_timestamp_and_the_host():
+    tree = ElementTree.fromstring(reports.junit_text(document_of(VALUES), RUN_INFO))
+    times = [c.get("time") for c in tree.iter("testcase")]
+    # Report order is the document's: (s, r1, k1), (s, r1, k2), (s, r2, k1) lost, (s, r2, k2).
+    assert times == ["1.500", "2.250", "0.000", "4.000"]
+    suite = tree.find("testsuite")
+    assert suite.get("timestamp") == "2026-12-01T10:00:00" and suite.get("hostname") == "ci-7"
+    assert suite.get("time") == "7.750" and tree.get("time") == "7.750"
+
+
+def test_junit_without_run_info_has_no_times_so_it_is_byte_stable():
+    text = reports.junit_text(document_of(VALUES))
+    assert " time=" not in text and "timestamp" not in text
+    assert text == reports.junit_text(copy.deepcopy(document_of(VALUES)))
+
+
+def test_junit_failure_has_a_body_with_every_metric_value_and_threshold():
+    tree = ElementTree.fromstring(reports.junit_text(document_of(VALUES), RUN_INFO))
+    cases = {(c.get("classname"), c.get("name")): c for c in tree.iter("testcase")}
+    body = cases["s.r1", "k2"].find("failure").text
+    assert "candidate: s/r1/x.step" in body
+    assert "shapeIoU: 0.5000 (threshold 0.9000) FAIL, reachable FAIL" in body
+    assert "threadMatch: not applicable (the reference has no thread)" in body
+    missing = cases["s.r2", "k2"].find("failure").text
+    assert "not delivered: missing_candidate" in missing
+
+
+def test_csv_says_not_applicable_where_the_report_does_never_not_checked():
+    lines = list(csv.DictReader(io.StringIO(reports.csv_text(document_of(VALUES)))))
+    first = lines[0]
+    assert first["threadMatch.verdict"] == verdicts.NOT_APPLICABLE
+    assert first["threadMatch.reachable"] == verdicts.NOT_APPLICABLE
+    assert first["threadMatch"] == ""
+    assert not any("NOT CHECKED" in (line["threadMatch.verdict"] or "") for line in lines[:2])
+
+
+def test_report_page_sorts_filters_and_links_each_scorings_json():
+    page = reports.html_text(document_of(VALUES))
+    assert "class='sortable'" in page and "<input class='filter' data-table='scorings'" in page
+    assert "href='scores/s/r1/k1.json'" in page
+    # The lost scoring has no JSON to link.
+    assert "href='scores/s/r2/k1.json'" not in page
+    assert page.count(verdicts.NOT_APPLICABLE) >= 2
+
+
+def test_plot_axis_zooms_in_when_every_value_sits_high_and_not_otherwise():
+    from cadbench_wb.campaign import plots
+
+    # Lowest point 0.9 (the threshold): 0.88 rounded down to 0.05 gives 0.85.
+    assert plots.axis_start([0.93, 0.99, 1.0], 0.9) == pytest.approx(0.85)
+    # A value of 0.4 needs the whole axis.
+    assert plots.axis_start([0.4, 0.99], 0.9) == 0.0
