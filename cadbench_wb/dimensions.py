@@ -104,6 +104,16 @@ class Spectrum:
         best = low + int(np.argmin(np.abs(values[low:high] - target)))
         return self.measurement(family, best)
 
+    def nearest(self, family: str, target: float) -> Measurement | None:
+        """The measurement of that family nearest the target at any distance (what a missed
+        target is closest to, for the reader), or None when the family is empty."""
+        values = self._sorted[family][0]
+        if not len(values):
+            return None
+        at = int(np.searchsorted(values, target))
+        near = [i for i in (at - 1, at) if 0 <= i < len(values)]
+        return self.measurement(family, min(near, key=lambda i: (abs(values[i] - target), i)))
+
 
 def family_of(kind: str) -> str:
     """The spectrum family a dimension kind is looked up in (they coincide by design)."""
@@ -122,6 +132,7 @@ class DimensionOutcome:
     dimension: object  # cases.Dimension
     candidate: Measurement | None
     reference: Measurement | None
+    nearest: Measurement | None = None  # the candidate's closest value when not found
 
     @property
     def status(self) -> str:
@@ -154,6 +165,9 @@ class DimensionOutcome:
             entry["deviation"] = self.candidate.value - d.value
             entry["candidateSource"] = self.candidate.source
             entry["candidateGeometry"] = list(self.candidate.geometry)
+        if self.candidate is None and self.nearest is not None:
+            entry["nearestValue"] = self.nearest.value
+            entry["nearestGeometry"] = list(self.nearest.geometry)
         if self.reference is not None:
             entry["referenceValue"] = self.reference.value
             entry["referenceSource"] = self.reference.source
@@ -167,7 +181,13 @@ class DimensionOutcome:
 
 def outcomes(dimensions: list, candidate: Spectrum, reference: Spectrum) -> list:
     """Per target dimension: what answers it on the candidate and on the reference."""
-    return [DimensionOutcome(d, match(d, candidate), match(d, reference)) for d in dimensions]
+    found = []
+    for d in dimensions:
+        outcome = DimensionOutcome(d, match(d, candidate), match(d, reference))
+        if outcome.candidate is None:
+            outcome.nearest = candidate.nearest(family_of(d.kind), d.value)
+        found.append(outcome)
+    return found
 
 
 def recall(results: list) -> float | None:

@@ -20,6 +20,34 @@ def add_arguments(parser) -> None:
         help="first-angle (ISO, default) or third-angle projection",
     )
     parser.add_argument("--json", metavar="PATH", help="write the report as JSON ('-' = stdout)")
+    parser.add_argument(
+        "--pose",
+        metavar="RESULT.json",
+        help="draw the model moved as that score result's alignment moved it (the pose "
+        "drawingMatch draws the candidate in)",
+    )
+
+
+def posed(shape, result_path: str):
+    """shape moved by the alignment a score result reports (shape.alignment rotation and
+    translation: x -> R x + t), as the drawing stage draws the aligned candidate."""
+    import json  # noqa: PLC0415
+
+    import numpy as np  # noqa: PLC0415
+
+    from cadbench_wb.app import shape_fidelity  # noqa: PLC0415
+    from cadbench_wb.errors import UsageError  # noqa: PLC0415
+
+    try:
+        with open(result_path, encoding="utf-8") as handle:
+            alignment = (json.load(handle).get("shape") or {}).get("alignment") or {}
+        rotation = np.array(alignment["rotation"], float).reshape(3, 3)
+        translation = np.array(alignment["translation"], float).reshape(3)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise UsageError(
+            f"--pose {result_path}: not a score result with a shape alignment ({exc})"
+        ) from None
+    return shape_fidelity.placed(shape, rotation, translation)
 
 
 def report_of(args) -> dict:
@@ -41,14 +69,15 @@ def report_of(args) -> dict:
     except DeliveryFailure as failure:
         raise UsageError(failure.detail, failure.reason) from None
     title = os.path.splitext(os.path.basename(args.model))[0]
-    made = drawing.make_drawing(
-        model.shape, args.out, case=case, projection=args.projection, title=title
-    )
+    pose = getattr(args, "pose", None)
+    shape = posed(model.shape, pose) if pose else model.shape
+    made = drawing.make_drawing(shape, args.out, case=case, projection=args.projection, title=title)
     read = drawing_readback.read_back(args.out, made)
     report = {
         "schema": "cadbench.drawing/1",
         "cadbenchVersion": __version__,
         "model": {"path": args.model, "sha256": results.file_digest(args.model)},
+        "pose": f"aligned as in {os.path.basename(pose)}" if pose else "as delivered",
         "drawingFingerprint": fingerprint.drawing_fingerprint({"projection": args.projection}),
         "drawing": made,
         "displayed": read["displayed"],

@@ -252,10 +252,38 @@ TOOLBAR = [c.name for c in COMMANDS if c is not ShowPanel]
 MENU = [c.name for c in COMMANDS]
 
 
+_INSTANCES = {}  # command id -> the object FreeCAD calls, for refresh_states
+
+
 def register() -> None:
     for command in COMMANDS:
         if command.name not in FreeCADGui.listCommands():
-            FreeCADGui.addCommand(command.name, command())
+            instance = command()
+            _INSTANCES[command.name] = instance
+            FreeCADGui.addCommand(command.name, instance)
+
+
+def refresh_states() -> None:
+    """Enable or grey each cadbench toolbar button and menu entry by its IsActive now.
+
+    FreeCAD re-checks IsActive only when the selection changes or a window is activated,
+    so after a scoring or a load (which change what IsActive answers) the buttons would
+    stay as they were until the user clicked in the 3D view. FreeCAD 1.x has
+    updateCommands(); 0.20 has no Python call for it, so the actions are set directly."""
+    from cadbench_wb.gui.qt import QAction  # noqa: PLC0415
+
+    update = getattr(FreeCADGui, "updateCommands", None)
+    if update is not None:
+        update()
+    actions = FreeCADGui.getMainWindow().findChildren(QAction)
+    for name, instance in _INSTANCES.items():
+        try:
+            active = bool(instance.IsActive())
+        except Exception:  # noqa: BLE001 - a state check must never break the panel
+            continue
+        for action in actions:
+            if action.objectName() == name:
+                action.setEnabled(active)
 
 
 def icon_names() -> list[str]:

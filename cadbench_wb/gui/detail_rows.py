@@ -32,6 +32,14 @@ def dimension_rows(result: dict) -> list[Row]:
         if isinstance(found, dict):
             found = first_of(found, "value", "measured")
         status = words(entry.get("status") or ("found" if entry.get("hit") else "-"))
+        nearest = entry.get("nearestValue")
+        if found is None and nearest is not None:
+            # Not within tolerance, but the candidate's closest value of that family says
+            # how far off it is ("nearest Ø12.000, off by +2.000").
+            off = nearest - target if isinstance(target, (int, float)) else None
+            status += f" (nearest {number_text(nearest, 3)}" + (
+                f", off by {off:+.3f})" if off is not None else ")"
+            )
         kind = entry.get("kind", "")
         symbol = {"diameter": "Ø", "radius": "R", "angle": ""}.get(kind, "")
         unit = "°" if kind == "angle" else ""
@@ -155,19 +163,34 @@ def thread_rows(section) -> list[Row]:
     return rows
 
 
+THREAD_FIELDS = ("kind", "pitch", "hand", "length")
+
+
+def _thread_detail(reference: dict, candidate: dict | None) -> str:
+    """Each field as the reference has it; where the candidate's differs, its value beside
+    ('hand right, candidate left'), so a 'differs: hand' row shows both hands."""
+    shown = reference or candidate or {}
+    parts = []
+    for key in THREAD_FIELDS:
+        value = shown.get(key)
+        if value is None:
+            continue
+        text = f"{key.replace('_', ' ')} {number_text(value, 3)}"
+        other = (candidate or {}).get(key) if reference else None
+        if other is not None and number_text(other, 3) != number_text(value, 3):
+            text += f", candidate {number_text(other, 3)}"
+        parts.append(text)
+    return "; ".join(parts)
+
+
 def _thread_row(reference: dict, candidate: dict | None, status: str, state: str) -> Row:
     shown = reference or candidate or {}
     name = shown.get("designation") or f"d {number_text(shown.get('major_diameter'), 3)}"
-    detail = ", ".join(
-        f"{k.replace('_', ' ')} {number_text(shown.get(k), 3)}"
-        for k in ("kind", "pitch", "hand", "length")
-        if shown.get(k) is not None
-    )
     entry = {
         "referenceGeometry": list(reference.get("faces") or []),
         "candidateGeometry": list((candidate or {}).get("faces") or []),
     }
-    cells = [name, status, detail, geometry_text(entry)]
+    cells = [name, status, _thread_detail(reference, candidate), geometry_text(entry)]
     return Row(name, cells, state, entry_tooltip(shown), geometry_targets(entry))
 
 

@@ -53,6 +53,11 @@ def generate_drawing(model_path: str | None = None, wait_ms: int = 0) -> str | N
     arguments = ["-m", "cadbench_wb", "drawing", model, "--out", out]
     if sess.case is not None:
         arguments += ["--case", sess.case.path]
+    pose = _scored_pose(sess, model)
+    if pose:
+        # The candidate as the metric drew it: moved by the alignment the scorer found, so
+        # the page shows the dimensions drawingMatch counted.
+        arguments += ["--pose", pose]
     process = QtCore.QProcess()
     process.setProcessEnvironment(job.qprocess_environment())
     process.setProcessChannelMode(QtCore.QProcess.ProcessChannelMode.MergedChannels)
@@ -63,6 +68,23 @@ def generate_drawing(model_path: str | None = None, wait_ms: int = 0) -> str | N
     if wait_ms:
         process.waitForFinished(wait_ms)
     return out
+
+
+def _scored_pose(sess, model: str) -> str | None:
+    """The last score result, written for `drawing --pose`, when model is its candidate and
+    the result reports an alignment; None otherwise (the model is drawn as delivered)."""
+    import json  # noqa: PLC0415
+
+    result = sess.result or {}
+    alignment = (result.get("shape") or {}).get("alignment") or {}
+    if sess.candidate is None or os.path.abspath(model) != os.path.abspath(sess.candidate.path):
+        return None
+    if "rotation" not in alignment or "translation" not in alignment:
+        return None
+    path = os.path.join(sess.workdir, "scored-pose.json")
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump({"shape": {"alignment": alignment}}, handle)
+    return path
 
 
 def _finished(process, code: int, out: str) -> None:
@@ -77,7 +99,10 @@ def _finished(process, code: int, out: str) -> None:
         for path in sorted(glob.glob(os.path.join(out, "*.FCStd")))[:1]:
             show_page(FreeCAD.openDocument(path))
         written = ", ".join(sorted(os.path.basename(p) for p in glob.glob(os.path.join(out, "*"))))
-        results.show_message(tr("Drawing written to {}: {}").format(out, written), "ok")
+        pose = tr(" (candidate in the scored pose, as drawingMatch draws it)") if (
+            "--pose" in process.arguments()
+        ) else ""  # fmt: skip
+        results.show_message(tr("Drawing written to {}: {}").format(out, written) + pose, "ok")
     finally:
         _PROCESS = None  # only now: opening the page runs Qt's event loop
 

@@ -14,11 +14,24 @@ from cadbench_wb.gui.qt import Qt, QtCore, QtWidgets, right_dock, translate
 
 DOCK_NAME = "CadBenchPanel"
 MIN_WIDTH = 660  # the metric table's six columns without a horizontal scroll bar
-MESSAGE_COLOURS = {"info": "#303030", "error": "#b00020", "ok": "#1b5e20"}
+MESSAGE_COLOURS = {
+    "info": "#303030",
+    "error": "#b00020",
+    "ok": "#1b5e20",
+    panel_model.PASS: "#1b5e20",
+    panel_model.FAIL: "#b00020",
+    panel_model.NOT_CHECKED: "#8a6d00",
+}
 
 
 def tr(text: str) -> str:
     return translate("CadBench", text)
+
+
+def _refresh_commands() -> None:
+    from cadbench_wb.gui import commands  # noqa: PLC0415 - commands imports this module
+
+    commands.refresh_states()
 
 
 class ResultsPanel(QtWidgets.QWidget):
@@ -27,6 +40,7 @@ class ResultsPanel(QtWidgets.QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("CadBenchResults")
+        self.message_kind = "info"
         self._thread = None
         self._batch = []  # (name, outcome) of the last folder scoring
         self._batch_total = 0
@@ -166,8 +180,11 @@ class ResultsPanel(QtWidgets.QWidget):
 
     # -- messages and progress -----------------------------------------------------------
     def show_message(self, text: str, kind: str = "info") -> None:
+        """One line under the header, coloured by kind: info, ok, error, or a case verdict
+        (PASS green, FAIL red, NOT CHECKED amber); errors also go to the Report view."""
         self.message.setText(text)
         self.message.setStyleSheet(f"color: {MESSAGE_COLOURS.get(kind, '#303030')};")
+        self.message_kind = kind
         if kind == "error":
             FreeCAD.Console.PrintWarning(f"cadbench: {text}\n")
 
@@ -243,8 +260,8 @@ class ResultsPanel(QtWidgets.QWidget):
         session.current().result = outcome["result"]
         if self.show_result(outcome["result"]):
             return  # the message names what could not be shown
-        verdict = (outcome["result"].get("verdict") or {}).get("formal", "")
-        self.show_message(tr("Scored: case verdict {}").format(verdict), "ok")
+        text, kind = panel_model.verdict_message(outcome["result"])
+        self.show_message(tr(text[0]).format(*text[1:]), kind)
 
     def score_folder(self, folder: str) -> None:
         from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
@@ -351,6 +368,7 @@ class ResultsPanel(QtWidgets.QWidget):
             self.tabs.setCurrentWidget(self.dimension_table)
         if problems:
             self.show_message(tr("Part of the result could not be shown: ") + "; ".join(problems))
+        _refresh_commands()
         return problems
 
     def _idle_header(self, sess) -> str:
@@ -400,13 +418,13 @@ class ResultsPanel(QtWidgets.QWidget):
             self.show_result(None)
             self.show_message(
                 tr("The candidate cannot be shown ({}); Score reports it as not delivered.").format(
-                    exc.one_line()
+                    panel_model.short_reason(exc.one_line(), path)
                 ),
                 "error",
             )
             return True
         except CadbenchError as exc:
-            self.show_message(exc.one_line(), "error")
+            self.show_message(panel_model.short_reason(exc.one_line(), path), "error")
             return False
         self.show_result(None)
         self.show_message(tr("Candidate {} loaded: press Score.").format(os.path.basename(path)))
@@ -539,6 +557,7 @@ class ResultsPanel(QtWidgets.QWidget):
         return {
             "header": self.header.text(),
             "message": self.message.text(),
+            "message_kind": self.message_kind,
             "metrics": tables.contents(self.metric_table),
             "ceilings": tables.contents(self.ceiling_table),
             "dimensions": tables.contents(self.dimension_table),

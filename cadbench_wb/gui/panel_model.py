@@ -9,7 +9,10 @@ silent blank. Figures are read, never recomputed: the GUI holds no metric logic.
 """
 
 import dataclasses
+import os
 import re
+
+from cadbench_wb.metrics import verdicts
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - Qt's name, for lupdate
@@ -29,11 +32,12 @@ METRICS = (
 )
 METRIC_COLUMNS = ("Metric", "Value", "Threshold", "Verdict", "Reachable", "Ceiling")
 
+# NOT_APPLICABLE is the core's phrase (metrics/verdicts.py), the same in every output.
 PASS, FAIL, NOT_CHECKED, NOT_APPLICABLE, NOT_RUN = (
     "PASS",
     "FAIL",
     "NOT CHECKED",
-    "n/a",
+    verdicts.NOT_APPLICABLE,
     "not run",
 )
 
@@ -410,3 +414,28 @@ def drawing_files(result: dict) -> dict:
     walk(result.get("drawing") or {})
     walk(result.get("drawingFiles") or {})
     return found
+
+
+def verdict_message(result: dict) -> tuple[tuple, str]:
+    """The message after a scoring: ((template, values...), colour kind). The headline is
+    the reachable verdict (seed 000), the formal one beside it; the colour is the
+    reachable verdict's, so a perfect copy held back only by its case's ceiling reads PASS
+    in green, not FAIL."""
+    verdict = result.get("verdict") or {}
+    reachable = verdict.get("reachable") or NOT_CHECKED
+    formal = verdict.get("formal") or NOT_CHECKED
+    if result.get("delivered") is False:
+        reason = (result.get("failure") or {}).get("reason", "")
+        return (("Not delivered ({}): case verdict {}", reason, reachable), reachable)
+    if reachable == formal:
+        return (("Scored: case verdict {}", reachable), reachable)
+    return (("Scored: case verdict {} (reachable), {} (formal)", reachable, formal), reachable)
+
+
+def short_reason(text: str, path: str) -> str:
+    """A failure line for the panel with the file named by its base name (the full path is
+    in the Report view and the JSON): 'empty_file: empty.step: the file is empty'."""
+    base = os.path.basename(path)
+    for long in sorted({os.path.abspath(path), path}, key=len, reverse=True):
+        text = text.replace(long, base)
+    return text

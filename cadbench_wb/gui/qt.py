@@ -15,8 +15,13 @@ except ImportError:  # FreeCAD 0.20: widgets live in the shim's QtGui
 
 Signal = QtCore.Signal
 Qt = QtCore.Qt
+# QAction moved from QtWidgets (Qt5) to QtGui (Qt6); FreeCAD 0.20's shim has it in QtGui.
+QAction = getattr(QtGui, "QAction", None) or QtWidgets.QAction
 
-__all__ = ["QtCore", "QtGui", "QtWidgets", "Qt", "Signal", "exec_modal", "right_dock", "translate"]
+__all__ = [
+    "QAction", "QtCore", "QtGui", "QtWidgets", "Qt", "Signal", "exec_modal", "right_dock",
+    "translate",
+]  # fmt: skip
 
 
 def exec_modal(dialog_or_menu, *args):

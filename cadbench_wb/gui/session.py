@@ -9,6 +9,7 @@ result point at the same geometry here.
 
 import dataclasses
 import os
+import shutil
 import tempfile
 
 import FreeCAD
@@ -44,6 +45,7 @@ class Session:
         self.original_placement = None  # the candidate's placement before alignment
         self.workdir = tempfile.mkdtemp(prefix="cadbench-gui-")
         self._runs = 0
+        _remove_when_freecad_quits(self.workdir)
 
     # -- documents -------------------------------------------------------------------
     def document(self):
@@ -103,6 +105,13 @@ class Session:
         self.result = None
         self.original_placement = None
         diff_view.remove_diff(doc)
+        # Show diff hid the reference and candidate behind the diff solids; with the diff
+        # gone they must be seen again, or the next candidate lands in an empty view.
+        for model in (self.reference, self.candidate):
+            obj = model.object() if model is not None else None
+            view = getattr(obj, "ViewObject", None)
+            if view is not None:
+                view.Visibility = True
 
     def open_case(self, folder: str):
         """Make a case current and show its reference; returns the case."""
@@ -163,6 +172,25 @@ def model_files(folder: str) -> list[str]:
         if os.path.splitext(name)[1].lower() in formats.FORMATS
         and os.path.isfile(os.path.join(folder, name))
     ]
+
+
+def _remove_when_freecad_quits(folder: str) -> None:
+    """The session's scratch folder (diff pieces, scored BREPs, drawings) goes with FreeCAD:
+    on Qt's aboutToQuit in the GUI, and at interpreter exit as a fallback."""
+    import atexit  # noqa: PLC0415
+
+    def remove():
+        shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(remove)
+    try:
+        from cadbench_wb.gui.qt import QtWidgets  # noqa: PLC0415
+
+        app = QtWidgets.QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(remove)
+    except ImportError:  # no Qt (a headless session object): atexit alone
+        pass
 
 
 def _documents() -> list[str]:

@@ -118,7 +118,7 @@ def test_score_from_the_toolbar_fills_the_table(gui_run):
     missing = _row(gui_run["panel"]["shape"], "Missing volume")
     assert float(missing["cells"][1]) == pytest.approx(V_MISSING, rel=0.03)
     thread = _row(gui_run["panel"]["metrics"], "threadMatch")
-    assert thread["cells"][3] in ("n/a", "not run")  # no thread on this part
+    assert thread["cells"][3] in (panel_model.NOT_APPLICABLE, "not run")  # no thread here
 
 
 def test_failed_dimension_is_red_and_clicking_selects_its_geometry(gui_run):

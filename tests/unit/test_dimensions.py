@@ -161,3 +161,17 @@ def test_point_pairs_use_nearest_neighbours_beyond_the_limit():
     few = grid[:5]
     i, j = geo.point_pairs(few)
     assert len(i) == 10
+
+
+def test_a_missed_target_reports_the_candidates_nearest_value_of_its_family():
+    candidate = spectrum(length=[10.0, 25.0], diameter=[8.0, 12.0, 30.0])
+    reference = spectrum(diameter=[10.0])
+    (outcome,) = dims.outcomes([Dimension("HOLE", "diameter", 10.0)], candidate, reference)
+    entry = outcome.as_dict()
+    assert entry["status"] == "not_found"
+    # 8 and 12 are both 2 away: the lower (first in sorted order) is reported, determinism.
+    assert entry["nearestValue"] == 8.0 and entry["nearestGeometry"] == ["Face1"]
+    (hit,) = dims.outcomes([Dimension("L", "length", 25.0)], candidate, reference)
+    assert "nearestValue" not in hit.as_dict()  # found: the found value says it all
+    (none,) = dims.outcomes([Dimension("R", "radius", 3.0)], candidate, reference)
+    assert "nearestValue" not in none.as_dict()  # no radius at all on the candidate

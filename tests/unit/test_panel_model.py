@@ -282,8 +282,41 @@ def test_feature_thread_and_drawing_sections_in_the_stages_shapes():
         ("M6", "extra", FAIL),
     ]
     assert rows[0].targets == [("candidate", "Face4"), ("reference", "Face3")]
+    # The differing field shows both sides, never only the reference's value.
+    assert rows[0].cells[2] == "kind external; pitch 1.250, candidate 1.000"
     drawing = {"dimensions": [{"id": "D1", "found": True, "target": 40.0, "displayed": "40",
                                "view": "Top"}, {"id": "D2", "found": False, "target": 11.0}]}  # fmt: skip
     rows = detail_rows.drawing_rows(drawing)
     assert [(r.cells[1], r.state) for r in rows] == [("found", PASS), ("not found", FAIL)]
     assert rows[0].cells[2] == "target 40.000, prints '40' in view Top"
+
+
+def test_a_missed_dimension_shows_the_nearest_candidate_value_and_how_far_off():
+    result = {"dimensions": [{"id": "HOLE", "kind": "diameter", "target": 10.0, "tolerance": 0.05,
+                              "status": "not_found", "found": None, "nearestValue": 12.0,
+                              "nearestGeometry": ["Face9"], "referenceGeometry": ["Face7"]}]}  # fmt: skip
+    (row,) = detail_rows.dimension_rows(result)
+    assert row.cells[3] == "-"
+    assert row.cells[4] == "not found (nearest 12.000, off by +2.000)"
+    assert row.state == FAIL
+
+
+def test_verdict_message_leads_with_reachable_and_is_coloured_by_it():
+    at_ceiling = {"delivered": True, "verdict": {"formal": FAIL, "reachable": PASS}}
+    (template, *values), kind = panel_model.verdict_message(at_ceiling)
+    assert template.format(*values) == "Scored: case verdict PASS (reachable), FAIL (formal)"
+    assert kind == PASS
+    agreed = {"delivered": True, "verdict": {"formal": FAIL, "reachable": FAIL}}
+    (template, *values), kind = panel_model.verdict_message(agreed)
+    assert template.format(*values) == "Scored: case verdict FAIL" and kind == FAIL
+    failed = {"delivered": False, "failure": {"reason": "empty_file"},
+              "verdict": {"formal": FAIL, "reachable": FAIL}}  # fmt: skip
+    (template, *values), kind = panel_model.verdict_message(failed)
+    assert template.format(*values) == "Not delivered (empty_file): case verdict FAIL"
+
+
+def test_short_reason_names_the_file_not_its_folder():
+    line = "empty_file: /home/u/runs/7/broken/empty.step: the file is empty"
+    assert panel_model.short_reason(line, "/home/u/runs/7/broken/empty.step") == (
+        "empty_file: empty.step: the file is empty"
+    )
