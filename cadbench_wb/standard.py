@@ -116,6 +116,11 @@ CROSS_CHECK = {
     "exact_booleans_on_threads": False,
 }
 
+# Diff pieces smaller than this share of the reference's volume are left out of the diff
+# view and files (counted instead): 1e-5 is ten times the inclusion-exclusion tolerance
+# above, so a piece that small cannot move shapeIoU by what the cross-check resolves.
+DIFF_SLIVER_REL = 1e-5
+
 # Feature recognition and semanticMatch (app/features.py, metrics/feature_matching.py).
 FEATURES = {
     # A cone at a hole's mouth is a countersink when its outer diameter is at least this

@@ -197,4 +197,5 @@ def export_diff(context: Context, folder: str) -> dict:
     from cadbench_wb.app import diff_export  # noqa: PLC0415
 
     os.makedirs(folder, exist_ok=True)
-    return diff_export.write_diff(context.shapes, folder)
+    shape = context.result.get("shape") or {}
+    return diff_export.write_diff(context.shapes, folder, shape.get("method"), shape.get("volumeA"))

@@ -195,6 +195,9 @@ class CaseBrowser(QtWidgets.QDialog):
         chosen = current.text() if current is not None else ""
         self.message.setText(tr("Building the files of {} (first use)…").format(case.id))
         self.setEnabled(False)
+        from cadbench_wb.gui import preferences  # noqa: PLC0415
+
+        preferences.apply_python()
         process = QtCore.QProcess(self)
         process.setProcessEnvironment(job.qprocess_environment())
         process.setProcessChannelMode(QtCore.QProcess.ProcessChannelMode.MergedChannels)
@@ -218,8 +221,14 @@ class CaseBrowser(QtWidgets.QDialog):
 _BROWSER = None
 
 
-def show_browser(root: str = resources.CASES) -> CaseBrowser:
+def show_browser(root: str | None = None) -> CaseBrowser:
+    """The case browser on root (default: the Preferences page's cases folder, else the
+    bundled cases)."""
     global _BROWSER
+    if root is None:
+        from cadbench_wb.gui import preferences  # noqa: PLC0415
+
+        root = preferences.cases_folder()
     if _BROWSER is None:
         _BROWSER = CaseBrowser(root)
     else:

@@ -27,8 +27,15 @@ def show_diff(doc, result: dict, hide=()) -> dict:
     group.Label = FreeCAD.Qt.translate("CadBench", "cadbench diff")
     made = {}
     for part, path in files.items():
-        obj = doc.addObject("Part::Feature", PART_NAMES[part])
-        obj.Shape = Part.read(path)
+        if path.lower().endswith(".stl"):
+            # The mesh route decided: its pieces are meshes, shown as FreeCAD mesh objects.
+            import Mesh  # noqa: PLC0415
+
+            obj = doc.addObject("Mesh::Feature", PART_NAMES[part])
+            obj.Mesh = Mesh.Mesh(path)
+        else:
+            obj = doc.addObject("Part::Feature", PART_NAMES[part])
+            obj.Shape = Part.read(path)
         obj.Label = FreeCAD.Qt.translate("CadBench", panel_model.DIFF_LABELS[part])
         group.addObject(obj)
         rgb, transparency = panel_model.DIFF_STYLE[part]

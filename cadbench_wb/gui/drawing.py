@@ -58,6 +58,9 @@ def generate_drawing(model_path: str | None = None, wait_ms: int = 0) -> str | N
         # The candidate as the metric drew it: moved by the alignment the scorer found, so
         # the page shows the dimensions drawingMatch counted.
         arguments += ["--pose", pose]
+    from cadbench_wb.gui import preferences  # noqa: PLC0415
+
+    preferences.apply_python()
     process = QtCore.QProcess()
     process.setProcessEnvironment(job.qprocess_environment())
     process.setProcessChannelMode(QtCore.QProcess.ProcessChannelMode.MergedChannels)

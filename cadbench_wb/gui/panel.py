@@ -195,7 +195,12 @@ class ResultsPanel(QtWidgets.QWidget):
         if self.is_busy():
             self.show_message(tr("A scoring is already running: cancel it first."), "error")
             return
-        self._thread = job.ScoringThread(jobs)
+        from cadbench_wb.gui import preferences  # noqa: PLC0415
+
+        preferences.apply_python()
+        self._thread = job.ScoringThread(
+            jobs, timeout=preferences.timeout_s(), memory_mb=preferences.memory_mb()
+        )
         self._thread.batch = batch
         self._thread.job_done.connect(self._job_done)
         self._thread.all_done.connect(lambda outcomes: self._all_done(outcomes, done))
@@ -469,7 +474,11 @@ class ResultsPanel(QtWidgets.QWidget):
         if view is not None and hasattr(view, "viewIsometric"):
             view.viewIsometric()
         FreeCADGui.SendMsgToActiveView("ViewFit")
-        self.show_message(tr("Diff shown: {}").format(", ".join(sorted(made))), "ok")
+        route = panel_model.diff_route_text(sess.result or {})
+        self.show_message(
+            tr("Diff shown: {}").format(", ".join(sorted(made))) + (f" ({route})" if route else ""),
+            "ok",
+        )
 
     def _objects(self) -> dict:
         sess = session.current()

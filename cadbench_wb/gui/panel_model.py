@@ -272,13 +272,32 @@ def alignment_text(result: dict) -> str:
 
 
 def diff_files(result: dict) -> dict:
-    """{part: STEP path} of the diff solids the core wrote (empty parts left out)."""
+    """{part: path} of the diff pieces the core wrote (empty parts left out): STEP solids
+    when the exact booleans decided shapeIoU, STL meshes when the mesh boolean did."""
     files = result.get("diffFiles") or {}
     return {
-        part: entry["step"]
+        part: entry.get("step") or entry["stl"]
         for part in ("common", "missing", "extra")
-        if isinstance(entry := files.get(part), dict) and entry.get("step")
+        if isinstance(entry := files.get(part), dict) and (entry.get("step") or entry.get("stl"))
     }
+
+
+def diff_route_text(result: dict) -> str:
+    """What the diff shows, in words: the route that decided shapeIoU and the slivers left
+    out, so nobody reads exact pieces into a figure the mesh route produced."""
+    files = result.get("diffFiles") or {}
+    route = files.get("route")
+    if route is None:
+        return files.get("reason") or ""
+    text = {
+        "exact": "pieces of the exact booleans (the route that decided shapeIoU)",
+        "mesh": "pieces of the mesh boolean (the route that decided shapeIoU; the exact "
+        "booleans were refuted or skipped)",
+    }.get(route, route)
+    dropped = files.get("droppedSlivers") or 0
+    if dropped:
+        text += f"; {dropped} sliver(s) under {files.get('sliverVolume', 0):.3g} mm³ left out"
+    return text
 
 
 def geometry_targets(entry: dict) -> list[tuple[str, str]]:

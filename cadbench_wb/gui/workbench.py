@@ -13,13 +13,14 @@ MENU = "&cadbench"
 def initialize(workbench) -> None:
     import FreeCADGui  # noqa: PLC0415
 
-    from cadbench_wb.gui import commands  # noqa: PLC0415
+    from cadbench_wb.gui import commands, preferences  # noqa: PLC0415
 
     translations = os.path.join(resources.ROOT, "resources", "translations")
     if os.path.isdir(translations):
         FreeCADGui.addLanguagePath(translations)
         FreeCADGui.updateLocale()
     commands.register()
+    preferences.register_page()
     workbench.appendToolbar(TOOLBAR, commands.TOOLBAR)
     workbench.appendMenu(MENU, commands.MENU)
 

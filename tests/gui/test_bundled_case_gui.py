@@ -70,7 +70,8 @@ def test_clicking_the_wrong_diameter_shows_it_on_the_reference(bundled):
     data, _, case = bundled
     wrong = [d.id for d in case.dimensions if d.kind == "diameter" and d.value == 11]
     rows = {r["cells"][0]: r for r in data["panel"]["dimensions"]}
-    assert rows[wrong[0]]["cells"][4] == "not found"
+    # The candidate's bore is the wrong size: its nearest diameter is named beside the miss.
+    assert rows[wrong[0]]["cells"][4].startswith("not found (nearest ")
     assert data["failed_rows"], "no failed dimension row to click"
     selected = {name for obj, names in data["selection"] for name in names}
     assert selected and all(n.startswith(("Edge", "Face")) for n in selected)
@@ -81,5 +82,7 @@ def test_clicking_the_wrong_diameter_shows_it_on_the_reference(bundled):
 def test_generate_drawing_opens_a_techdraw_page_of_the_candidate(bundled):
     data, _, _ = bundled
     assert "Drawing written to" in data["drawing_message"], data["drawing_message"]
+    # Drawn as the metric draws it: the candidate in the pose the scoring aligned it to.
+    assert "candidate in the scored pose" in data["drawing_message"]
     pages = [n for n, types in data["drawing_documents"].items() if "TechDraw::DrawPage" in types]
     assert pages, data["drawing_documents"]

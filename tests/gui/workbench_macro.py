@@ -95,6 +95,18 @@ def step_activate(report):
     report["icons_null"] = [
         a.objectName() for b in bars for a in b.actions() if a.objectName() and a.icon().isNull()
     ]
+    # The Preferences page loads with FreeCAD's own loader (its Pref* widgets resolved), and
+    # a time limit set there is the one the next scoring runs with.
+    from cadbench_wb.gui import preferences
+
+    page = FreeCADGui.PySideUic.loadUi(preferences.PAGE)
+    report["preference_widgets"] = sorted(
+        [w.metaObject().className(), bytes(w.property("prefEntry")).decode()]
+        for w in page.findChildren(QtWidgets.QWidget)
+        if w.property("prefEntry")
+    )
+    FreeCAD.ParamGet(preferences.PARAMETERS).SetFloat("TimeoutSeconds", 123.0)
+    report["workdir"] = session.current().workdir
 
 
 def step_open_case(report):
@@ -118,12 +130,21 @@ def step_score(report):
     report["score_enabled"] = toolbar_action("CadBench_Score").isEnabled()
     toolbar_action("CadBench_Score").trigger()
     report["busy_after_trigger"] = results().is_busy()
+    thread = results()._thread
+    report["scoring_timeout"] = thread.timeout if thread is not None else None
     return lambda: not results().is_busy()
 
 
 def step_record_score(report):
     report["panel"] = results().contents()
     report["result"] = session.current().result
+    # Straight after the scoring, with no click in the 3D view: the diff and alignment
+    # buttons must already be enabled.
+    report["enabled_after_score"] = {
+        name: toolbar_action(name).isEnabled()
+        for name in ("CadBench_ShowDiff", "CadBench_ApplyAlignment")
+    }
+    report["message_style_after_score"] = results().message.styleSheet()
     return scripted.wait_ms(800)  # FreeCAD refreshes the commands' enabled state on a timer
 
 
@@ -165,6 +186,17 @@ def step_click_failed_dimension(report):
     ]
     report["message_after_click"] = results().message.text()
     return scripted.wait_ms(200)
+
+
+def step_next_candidate(report):
+    """After Show diff, choose a candidate again: the reference and the candidate are shown
+    (the diff that hid them is gone), never an empty 3D view."""
+    combo = results().candidate_combo
+    index = [combo.itemText(i) for i in range(combo.count())].index(ENV["CADBENCH_GUI_CANDIDATE"])
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+    report["objects_after_next_candidate"] = document_objects()
+    report["enabled_after_next_candidate"] = toolbar_action("CadBench_ShowDiff").isEnabled()
 
 
 def step_author(report):
@@ -294,6 +326,7 @@ SCENARIOS = {
         ("cancel", step_cancel),
         ("press_cancel", step_press_cancel),
         ("record_cancel", step_record_cancel),
+        ("next_candidate", step_next_candidate),
         ("broken_candidate", step_broken_candidate),
         ("record_broken", step_record_broken),
         ("score_folder", step_score_folder),
