@@ -52,7 +52,68 @@ def show_diff(doc, result: dict, hide=()) -> dict:
     return made
 
 
+# Deviation colours (FreeCAD's Inspection): distances are searched this far, as a share of
+# the reference's bounding-box diagonal; points farther off show in the "outside" colour.
+DEVIATION_SEARCH_REL = 0.02
+DEVIATION_NAMES = ("CadBenchAligned", "CadBenchDeviation")
+DEVIATION_EDGE_REL = 0.02
+
+
+def show_deviation(doc, reference, candidate, alignment: dict | None):
+    """The aligned candidate coloured by its distance to the reference, with FreeCAD's own
+    Inspection feature (whose view draws the colour bar legend); returns the feature.
+
+    The candidate is meshed finely so that the colours follow its surface, not only its
+    B-rep vertices; the mesh is moved by the scorer's alignment into the reference frame
+    (alignment None: the candidate already lies there)."""
+    import Inspection  # noqa: F401, PLC0415 - registers Inspection::Feature
+
+    remove_deviation(doc)
+    shape = candidate.Shape.copy()
+    if alignment is not None:
+        shape.transformShape(alignment_placement(alignment).toMatrix())
+    diagonal = reference.Shape.BoundBox.DiagonalLength
+    aligned = doc.addObject("Mesh::Feature", DEVIATION_NAMES[0])
+    aligned.Mesh = _surface_mesh(shape, diagonal)
+    aligned.Label = FreeCAD.Qt.translate("CadBench", "Candidate (aligned mesh)")
+    feature = doc.addObject("Inspection::Feature", DEVIATION_NAMES[1])
+    feature.Label = FreeCAD.Qt.translate("CadBench", "Deviation from the reference")
+    feature.Actual = aligned
+    feature.Nominals = [reference]
+    feature.SearchRadius = DEVIATION_SEARCH_REL * diagonal
+    group = doc.getObject(GROUP_NAME)
+    if group is not None:
+        group.addObject(aligned)
+        group.addObject(feature)
+    set_visible(aligned, False)
+    doc.recompute()
+    return feature
+
+
+def _surface_mesh(shape, diagonal: float):
+    """A mesh of shape with points inside its faces too (no edge over DEVIATION_EDGE_REL of
+    the diagonal): a deflection mesh puts a cylinder's points on its two rims only, where
+    the distance to the reference is 0 whatever the wall does."""
+    import Mesh  # noqa: PLC0415
+    import numpy as np  # noqa: PLC0415
+
+    from cadbench_wb.metrics.subdivision import subdivided  # noqa: PLC0415
+
+    points, facets = shape.tessellate(0.002 * diagonal)
+    vertices = np.array([(p.x, p.y, p.z) for p in points], dtype=np.float64)
+    corners = vertices[np.asarray(facets, dtype=np.int64)]
+    split = subdivided(corners, DEVIATION_EDGE_REL * diagonal)
+    return Mesh.Mesh([tuple(p) for p in split.reshape(-1, 3)])
+
+
+def remove_deviation(doc) -> None:
+    for name in reversed(DEVIATION_NAMES):
+        if doc is not None and doc.getObject(name) is not None:
+            doc.removeObject(name)
+
+
 def remove_diff(doc) -> None:
+    remove_deviation(doc)
     group = doc.getObject(GROUP_NAME)
     if group is None:
         return

@@ -131,6 +131,12 @@ class ResultsPanel(QtWidgets.QWidget):
         self.show_diff_button = QtWidgets.QPushButton(tr("Show diff"))
         self.show_diff_button.clicked.connect(self.show_diff)
         box.addWidget(self.show_diff_button)
+        self.deviation_button = QtWidgets.QPushButton(tr("Show deviation (Inspection)"))
+        self.deviation_button.setToolTip(
+            tr("Colour the aligned candidate by its distance to the reference (colour bar)")
+        )
+        self.deviation_button.clicked.connect(self.show_deviation)
+        box.addWidget(self.deviation_button)
         self.visibility = {}
         grid = QtWidgets.QGridLayout()
         legend = [("reference", "Reference", None), ("candidate", "Candidate", None)]
@@ -363,6 +369,9 @@ class ResultsPanel(QtWidgets.QWidget):
         has_diff = bool(panel_model.diff_files(result))
         self.show_diff_button.setEnabled(has_diff)
         self.apply_button.setEnabled(panel_model.alignment_of(result) is not None)
+        self.deviation_button.setEnabled(
+            panel_model.alignment_of(result) is not None and sess.candidate is not None
+        )
         self.undo_button.setEnabled(sess.original_placement is not None)
         self.export_buttons["json"].setEnabled(bool(result))
         self.export_buttons["diff"].setEnabled(has_diff)
@@ -479,6 +488,35 @@ class ResultsPanel(QtWidgets.QWidget):
             tr("Diff shown: {}").format(", ".join(sorted(made))) + (f" ({route})" if route else ""),
             "ok",
         )
+
+    def show_deviation(self):
+        """FreeCAD's Inspection of the aligned candidate against the reference; returns the
+        Inspection feature (None when there is nothing to compare)."""
+        sess = session.current()
+        alignment = panel_model.alignment_of(sess.result or {})
+        reference = sess.reference.object() if sess.reference else None
+        candidate = sess.candidate.object() if sess.candidate else None
+        if alignment is None or reference is None or candidate is None:
+            self.show_message(tr("Score first: the deviation needs the scored alignment."), "error")
+            return None
+        if not diff_view.diff_objects(reference.Document) and sess.diff_parts():
+            self.show_diff()
+        # With the alignment applied the candidate already lies in the reference frame.
+        move = None if sess.original_placement is not None else alignment
+        feature = diff_view.show_deviation(reference.Document, reference, candidate, move)
+        for obj in (reference, candidate):
+            diff_view.set_visible(obj, False)
+        for obj in diff_view.diff_objects(reference.Document).values():
+            diff_view.set_visible(obj, False)
+        self._sync_visibility()
+        FreeCADGui.SendMsgToActiveView("ViewFit")
+        self.show_message(
+            tr("Deviation shown: distances within ±{:.3g} mm, colour bar in the 3D view").format(
+                feature.SearchRadius
+            ),
+            "ok",
+        )
+        return feature
 
     def _objects(self) -> dict:
         sess = session.current()

@@ -80,8 +80,10 @@ def gui_run(fc, part, tmp_path_factory):
         "CADBENCH_GUI_AUTHOR_DIR": str(folder / "authored"),
         "CADBENCH_GUI_SHOTS": str(folder),
         "CADBENCH_PYTHON": sys.executable,
+        # Guards against a hang only: the scenario takes ~35 s on an idle machine.
+        "CADBENCH_GUI_TIMEOUT": "200",
     }
-    process = launch.run_macro(MACRO, env=env, timeout=110, home=str(folder / "home"))
+    process = launch.run_macro(MACRO, env=env, timeout=240, home=str(folder / "home"))
     assert report.exists(), f"FreeCAD wrote no report; its output:\n{process.stdout[-3000:]}"
     data = json.loads(report.read_text())
     assert data["error"] is None, data["error"]
@@ -267,3 +269,16 @@ def test_preferences_page_loads_and_its_time_limit_is_used(gui_run):
 
 def test_the_scratch_folder_is_gone_after_freecad_quits(gui_run):
     assert gui_run["workdir"] and not os.path.exists(gui_run["workdir"])
+
+
+def test_deviation_is_freecads_inspection_of_the_aligned_candidate(gui_run):
+    deviation = gui_run["deviation"]
+    assert deviation["type"] == "Inspection::Feature"
+    assert deviation["distances"] == deviation["points"] > 50
+    # 2 % of the reference's diagonal (40, 30, 20).
+    assert deviation["search_radius"] == pytest.approx(0.02 * math.sqrt(40**2 + 30**2 + 20**2))
+    low, high, count = deviation["hole_wall"]
+    assert (
+        count > 10 and low == pytest.approx(1.0, abs=0.01) and high == pytest.approx(1.0, abs=0.01)
+    )
+    assert "Deviation shown" in deviation["message"]

@@ -168,6 +168,28 @@ def step_alignment(report):
     report["placement_undone"] = _placement(candidate)
 
 
+def step_deviation(report):
+    """Show deviation: FreeCAD's Inspection of the aligned candidate. The candidate's Ø12 hole
+    wall lies 1 mm from the reference's Ø10 wall (same axis at (12, 10) once aligned)."""
+    feature = results().show_deviation()
+    aligned = feature.Actual
+    distances = list(feature.Distances)
+    wall = [
+        abs(d)
+        for p, d in zip(aligned.Mesh.Points, distances, strict=True)
+        if abs(((p.x - 12) ** 2 + (p.y - 10) ** 2) ** 0.5 - 6) < 0.05 and 1 < p.z < 19
+    ]
+    report["deviation"] = {
+        "type": feature.TypeId,
+        "points": aligned.Mesh.CountPoints,
+        "distances": len(distances),
+        "search_radius": feature.SearchRadius,
+        "hole_wall": [min(wall), max(wall), len(wall)] if wall else None,
+        "message": results().message.text(),
+    }
+    shot(report, "deviation")
+
+
 def step_click_failed_dimension(report):
     table = results().dimension_table
     results().tabs.setCurrentWidget(table)
@@ -320,6 +342,7 @@ SCENARIOS = {
         ("record_score", step_record_score),
         ("show_diff", step_show_diff),
         ("alignment", step_alignment),
+        ("deviation", step_deviation),
         ("click_failed_dimension", step_click_failed_dimension),
         ("author", step_author),
         ("save_case", step_save_case),
