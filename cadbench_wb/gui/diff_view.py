@@ -55,8 +55,10 @@ def show_diff(doc, result: dict, hide=()) -> dict:
 # Deviation colours (FreeCAD's Inspection): distances are searched this far, as a share of
 # the reference's bounding-box diagonal; points farther off show in the "outside" colour.
 DEVIATION_SEARCH_REL = 0.02
-DEVIATION_NAMES = ("CadBenchAligned", "CadBenchDeviation")
-DEVIATION_EDGE_REL = 0.02
+DEVIATION_NAMES = ("CadBenchAligned", "CadBenchNominal", "CadBenchDeviation")
+# The aligned candidate's mesh has no edge longer than this share of the diagonal (about
+# 2,000 points on a block: colours that follow the faces, in a second or two).
+DEVIATION_EDGE_REL = 0.05
 
 
 def show_deviation(doc, reference, candidate, alignment: dict | None):
@@ -74,36 +76,44 @@ def show_deviation(doc, reference, candidate, alignment: dict | None):
         shape.transformShape(alignment_placement(alignment).toMatrix())
     diagonal = reference.Shape.BoundBox.DiagonalLength
     aligned = doc.addObject("Mesh::Feature", DEVIATION_NAMES[0])
-    aligned.Mesh = _surface_mesh(shape, diagonal)
+    aligned.Mesh = _surface_mesh(shape, 0.002 * diagonal, DEVIATION_EDGE_REL * diagonal)
     aligned.Label = FreeCAD.Qt.translate("CadBench", "Candidate (aligned mesh)")
-    feature = doc.addObject("Inspection::Feature", DEVIATION_NAMES[1])
+    # The reference as a fine mesh: Inspection measures to a mesh through a spatial grid,
+    # to a B-rep solid by one OpenCASCADE distance query per point (minutes, not seconds).
+    nominal = doc.addObject("Mesh::Feature", DEVIATION_NAMES[1])
+    # Its chords stay within 0.02 % of the diagonal of the true surface (0.01 mm on a block).
+    nominal.Mesh = _surface_mesh(reference.Shape, 0.0002 * diagonal, None)
+    nominal.Label = FreeCAD.Qt.translate("CadBench", "Reference (mesh)")
+    feature = doc.addObject("Inspection::Feature", DEVIATION_NAMES[2])
     feature.Label = FreeCAD.Qt.translate("CadBench", "Deviation from the reference")
     feature.Actual = aligned
-    feature.Nominals = [reference]
+    feature.Nominals = [nominal]
     feature.SearchRadius = DEVIATION_SEARCH_REL * diagonal
     group = doc.getObject(GROUP_NAME)
     if group is not None:
-        group.addObject(aligned)
-        group.addObject(feature)
+        for obj in (aligned, nominal, feature):
+            group.addObject(obj)
     set_visible(aligned, False)
+    set_visible(nominal, False)
     doc.recompute()
     return feature
 
 
-def _surface_mesh(shape, diagonal: float):
-    """A mesh of shape with points inside its faces too (no edge over DEVIATION_EDGE_REL of
-    the diagonal): a deflection mesh puts a cylinder's points on its two rims only, where
+def _surface_mesh(shape, deflection: float, max_edge: float | None):
+    """A mesh of shape at that deflection; with max_edge, with points inside
+    its faces too: a deflection mesh puts a cylinder's points on its two rims only, where
     the distance to the reference is 0 whatever the wall does."""
     import Mesh  # noqa: PLC0415
     import numpy as np  # noqa: PLC0415
 
     from cadbench_wb.metrics.subdivision import subdivided  # noqa: PLC0415
 
-    points, facets = shape.tessellate(0.002 * diagonal)
+    points, facets = shape.tessellate(deflection)
     vertices = np.array([(p.x, p.y, p.z) for p in points], dtype=np.float64)
     corners = vertices[np.asarray(facets, dtype=np.int64)]
-    split = subdivided(corners, DEVIATION_EDGE_REL * diagonal)
-    return Mesh.Mesh([tuple(p) for p in split.reshape(-1, 3)])
+    if max_edge is not None:
+        corners = subdivided(corners, max_edge)
+    return Mesh.Mesh([tuple(p) for p in corners.reshape(-1, 3)])
 
 
 def remove_deviation(doc) -> None:

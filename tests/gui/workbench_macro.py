@@ -177,7 +177,7 @@ def step_deviation(report):
     wall = [
         abs(d)
         for p, d in zip(aligned.Mesh.Points, distances, strict=True)
-        if abs(((p.x - 12) ** 2 + (p.y - 10) ** 2) ** 0.5 - 6) < 0.05 and 1 < p.z < 19
+        if abs(((p.x - 12) ** 2 + (p.y - 10) ** 2) ** 0.5 - 6) < 0.005 and 1 < p.z < 19
     ]
     report["deviation"] = {
         "type": feature.TypeId,
