@@ -225,7 +225,7 @@ DRAWING_2D = {
     # on at most registration_screen_samples samples per drawing.
     "registration_cells": 512,
     "registration_peaks": 8,
-    "registration_screen_samples": 20_000,
+    "registration_screen_samples": 8_000,
     # Entity types that make a candidate unscorable: pasted pictures and embedded objects
     # hide what is drawn; proxies cannot be read; solids are not 2D drafting.
     "prohibited_entities": [

@@ -289,28 +289,42 @@ def _extra(doc, msp):
 
 
 def plan(
-    path, drafter_name, *, dimstyle="CB", empty_block=False, stair_shift=0.0, origin=(0.0, 0.0)
+    path,
+    drafter_name,
+    *,
+    dimstyle="CB",
+    empty_block=False,
+    stair_shift=0.0,
+    origin=(0.0, 0.0),
+    tiles=1,
 ):
+    """One drafter's drawing of the plan; ``tiles`` > 1 repeats it on a tiles x tiles
+    grid 30 m apart (a dense drawing for the bench). Returns the entity count."""
     drafter = DRAFTERS[drafter_name]
     doc = _new(dimstyle == "EZDXF")
     msp = doc.modelspace()
     if drafter["label"] == "block":
         _bubble_block(doc)
-    _part(msp, drafter, stair_shift)
-    _grid(doc, msp, drafter)
-    dims = _dimensions(msp, drafter, dimstyle)
-    if empty_block:
-        empty = doc.blocks.new_anonymous_block(type_char="D")
-        for dim in dims:
-            dim.dimension.dxf.geometry = empty.name
-    _texts(msp, drafter)
-    if drafter["extra"]:
-        _extra(doc, msp)
-    if origin != (0.0, 0.0):
-        matrix = Matrix44.translate(origin[0], origin[1], 0)
-        for entity in msp:
-            entity.transform(matrix)
+    for tile in range(tiles * tiles):
+        before = len(msp)
+        _part(msp, drafter, stair_shift)
+        _grid(doc, msp, drafter)
+        dims = _dimensions(msp, drafter, dimstyle)
+        if empty_block:
+            empty = doc.blocks.new_anonymous_block(type_char="D")
+            for dim in dims:
+                dim.dimension.dxf.geometry = empty.name
+        _texts(msp, drafter)
+        if drafter["extra"]:
+            _extra(doc, msp)
+        row, column = divmod(tile, tiles)
+        shift = (origin[0] + 30000.0 * column, origin[1] + 30000.0 * row)
+        if shift != (0.0, 0.0):
+            matrix = Matrix44.translate(shift[0], shift[1], 0)
+            for entity in list(msp)[before:]:
+                entity.transform(matrix)
     doc.saveas(path)
+    return len(msp)
 
 
 # ---------------------------------------------------------------- the part drawing

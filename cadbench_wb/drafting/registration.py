@@ -148,8 +148,12 @@ def registered(gold: Curves, candidate: Curves, clouds: Clouds, anchors, config:
     best, seen = None, set()
     for method, start in tried:
         translation = _refined(start, gold_anchors, candidate_anchors, reach)
-        # Refined first: on a plateau of full credit the exact shift is the one kept.
-        for label, option in ((method + "+vertices", translation), (method, start)):
+        # Refined first: on a plateau of full credit the exact shift is the one kept. A
+        # correlation peak is only a cell-sized guess: its refinement stands for it.
+        options = [(method + "+vertices", translation)]
+        if method != "correlation":
+            options.append((method, start))
+        for label, option in options:
             key = tuple(np.round(np.asarray(option) / max(clouds.full, 1e-12) * 1e6).tolist())
             if key in seen:  # peaks often refine to one shift: judge it once
                 continue
