@@ -5,8 +5,10 @@ Model-space curves (LINE, LWPOLYLINE/POLYLINE with bulges, ARC, CIRCLE, ELLIPSE,
 the content of block INSERTs with their transforms) are flattened to polylines and
 resampled at one physical interval; each sample carries the curve length it stands for, so
 how a path is segmented does not change the cloud. Annotation (DIMENSION, LEADER,
-MULTILEADER, text, hatch fill) is not geometry. Isolated lines that cross the object
-without ending on another edge are centre lines or centre marks and are left out.
+MULTILEADER, text, hatch fill) is not geometry; its class and layer are recorded, and
+each curve keeps its layer and source entity, for classify.py to tell the part from
+centre lines, grid lines and bubbles. With ``centre_lines=False`` isolated lines that
+cross the object without ending on another edge are left out here (seed 001's rule).
 """
 
 import dataclasses

@@ -251,3 +251,23 @@ def test_bubble_rule_boundaries(tmp_path, half, text, bubble):
     found = classify.classified(curves).report["by_class"]
     assert found.get("bubble", 0) == (1 if bubble else 0)
     assert found.get("bubble_label", 0) == (1 if bubble else 0)
+
+
+def test_dxf_check_keeps_its_verdicts_on_the_plans():
+    from cadbench_wb.drafting.checks import check_file
+    from cadbench_wb.drafting.reading import DrawingUnreadable
+
+    expected = {
+        "plan_gold": {None},
+        "plan_b": {None},
+        "plan_c": {None},
+        "plan_b_x100": {"dimlfac"},
+        "plan_c_x100": {"dimlfac"},
+        "plan_b_empty_block": {"empty_block"},
+    }
+    for name, reasons in expected.items():
+        found = {entry["reason"] for entry in check_file(fixture(name))["dimensions"]}
+        assert found == reasons, name
+    with pytest.raises(DrawingUnreadable) as refused:
+        check_file(fixture("plan_unparseable"))
+    assert refused.value.reason == "unreadable_dxf"
