@@ -142,14 +142,19 @@ def _tip_in_bubble(lines, first, last, bubble, bbox, reach) -> np.ndarray:
     if not bubble.any() or len(lines) == 0:
         return found
     boxes = bbox[bubble] + np.array([-reach, -reach, reach, reach])
+    middles = (boxes[:, :2] + boxes[:, 2:]) / 2
+    radius = float(np.hypot(*(boxes[:, 2:] - boxes[:, :2]).T).max()) / 2
+    tree = cKDTree(middles)
     for tip in (first[lines], last[lines]):
-        inside = (
-            (tip[:, None, 0] >= boxes[None, :, 0])
-            & (tip[:, None, 0] <= boxes[None, :, 2])
-            & (tip[:, None, 1] >= boxes[None, :, 1])
-            & (tip[:, None, 1] <= boxes[None, :, 3])
-        )
-        found |= inside.any(axis=1)
+        for number, near in enumerate(tree.query_ball_point(tip, radius)):
+            if near and not found[number]:
+                box = boxes[near]
+                x, y = tip[number]
+                found[number] = bool(
+                    (
+                        (x >= box[:, 0]) & (x <= box[:, 2]) & (y >= box[:, 1]) & (y <= box[:, 3])
+                    ).any()
+                )
     return found
 
 

@@ -7,15 +7,13 @@ resampled at one physical interval; each sample carries the curve length it stan
 how a path is segmented does not change the cloud. Annotation (DIMENSION, LEADER,
 MULTILEADER, text, hatch fill) is not geometry; its class and layer are recorded, and
 each curve keeps its layer and source entity, for classify.py to tell the part from
-centre lines, grid lines and bubbles. With ``centre_lines=False`` isolated lines that
-cross the object without ending on another edge are left out here (seed 001's rule).
+centre lines, grid lines and bubbles (seed 001's centre-line rule lives there).
 """
 
 import dataclasses
 import math
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 _MAX_DEPTH = 16
 _ARC_TYPES = ("ARC", "CIRCLE")
@@ -23,7 +21,6 @@ _PATH_TYPES = ("ELLIPSE", "SPLINE", "POLYLINE", "LWPOLYLINE")
 # Flattening chord error, as a fraction of the drawing's own diagonal (well below the
 # 0.002 match distance, so flattening never decides a match).
 _SAGITTA_REL = 1e-4
-_NEIGHBOURS = 8
 
 
 @dataclasses.dataclass
@@ -366,11 +363,10 @@ def curves_of(
     interval: float | None = None,
     *,
     layout=None,
-    centre_lines: bool = False,
 ) -> Curves:
-    """Sample a drawing's geometry (model space unless ``layout`` is given). ``interval``
-    (drawing units) is the gold's; None means this drawing sets its own from its diagonal.
-    Centre lines are dropped unless ``centre_lines`` is true."""
+    """Sample a drawing's curves, all of them (model space unless ``layout`` is given).
+    ``interval`` (drawing units) is the gold's; None means this drawing sets its own from
+    its diagonal. Which curves are the part is classify.py's to say."""
     found = _collect(doc, layout if layout is not None else doc.modelspace())
     bbox = _bbox_of(found)
     diagonal = float(math.hypot(*(bbox[2:] - bbox[:2]))) if bbox is not None else 0.0
@@ -399,13 +395,9 @@ def curves_of(
         + [_apply(_arc_anchors(arc), arc[5]) for arc in found.arcs]
     )
     curves.circles = np.array([_placed_circle(arc) for arc in found.arcs]).reshape(-1, 3)
-    if centre_lines:
-        kept = np.unique(curves.curve)
-        curves.counts["centre_lines"] = 0
-    else:
-        kept = _drop_centre_lines(curves, segments, curve_of_segment, is_line)
+    kept = np.unique(curves.curve)
     counts["samples"] = int(len(curves.points))
-    # The bounding box is the part's, centre lines (which overhang the outline) excluded.
+    # The bounding box of every curve; classify.py gives the part's.
     kept_segments = segments[np.isin(curve_of_segment, kept)] if len(segments) else segments
     if len(kept_segments):
         ends = np.vstack([kept_segments[:, :2], kept_segments[:, 2:]])
@@ -453,43 +445,3 @@ def _resampled(segments, curve_of_segment, curve_count, interval, cap):
     t = np.clip(t, 0.0, 1.0)[:, None]
     points = segments[segment, :2] * (1 - t) + segments[segment, 2:] * t
     return points, step, curve, interval
-
-
-def _drop_centre_lines(curves: Curves, segments, curve_of_segment, is_line) -> np.ndarray:
-    """Seed 001: an isolated straight line whose two ends touch no other curve but which
-    crosses the object is a centre line or centre mark, not part geometry. Returns the
-    numbers of the curves kept."""
-    curves.counts["centre_lines"] = 0
-    every = np.unique(curves.curve)
-    if len(curves.points) == 0 or not is_line.any():
-        return every
-    tree = cKDTree(curves.points)
-    reach = curves.interval * 1.5
-    line_ids = np.flatnonzero(is_line)
-    first_segment = np.searchsorted(curve_of_segment, line_ids)
-    ends = np.vstack([segments[first_segment, :2], segments[first_segment, 2:]])
-    owners = np.concatenate([line_ids, line_ids])
-    distance, index = tree.query(ends, k=_NEIGHBOURS, distance_upper_bound=reach)
-    valid = np.isfinite(distance)
-    neighbour_curve = curves.curve[np.minimum(index, len(curves.curve) - 1)]
-    touches = (valid & (neighbour_curve != owners[:, None])).any(axis=1)
-    free = ~touches[: len(line_ids)] & ~touches[len(line_ids) :]
-    suspects = line_ids[free]
-    if len(suspects) == 0:
-        return every
-    mine = np.isin(curves.curve, suspects)
-    distance, index = tree.query(curves.points[mine], k=_NEIGHBOURS, distance_upper_bound=reach)
-    valid = np.isfinite(distance)
-    neighbour_curve = curves.curve[np.minimum(index, len(curves.curve) - 1)]
-    crossing_sample = (valid & (neighbour_curve != curves.curve[mine][:, None])).any(axis=1)
-    crossing = np.unique(curves.curve[mine][crossing_sample])
-    if len(crossing) == 0:
-        return every
-    keep = ~np.isin(curves.curve, crossing)
-    curves.points, curves.weights, curves.curve = (
-        curves.points[keep],
-        curves.weights[keep],
-        curves.curve[keep],
-    )
-    curves.counts["centre_lines"] = int(len(crossing))
-    return np.setdiff1d(every, crossing)

@@ -226,7 +226,6 @@ def _sampled(doc, failure, config, interval=None):
         config["sample_interval_rel"],
         config["sample_cap"],
         interval,
-        centre_lines=True,
     )
     classes = _interpreted(failure, classify.classified, every)
     part = classify.part_only(every, classes)

@@ -247,7 +247,7 @@ def _bubble_doc(path, half, text):
 )
 def test_bubble_rule_boundaries(tmp_path, half, text, bubble):
     doc = _bubble_doc(tmp_path / "b.dxf", half, text)
-    curves = geometry.curves_of(doc, 0.0005, 400_000, centre_lines=True)
+    curves = geometry.curves_of(doc, 0.0005, 400_000)
     found = classify.classified(curves).report["by_class"]
     assert found.get("bubble", 0) == (1 if bubble else 0)
     assert found.get("bubble_label", 0) == (1 if bubble else 0)
