@@ -244,11 +244,14 @@ DRAWING_2D = {
 # a text of at most bubble_label_chars characters whose middle lies within
 # bubble_label_reach of the bubble's half size from its middle, the bubble no larger than
 # bubble_size_in_text_heights text heights in half size (grid bubbles run 1-3; a room or
-# a plate holding a note is far larger).
+# a plate holding a note is far larger). A grid label without a circle is such a short
+# text whose middle lies within line_label_reach_in_text_heights of a long centre or
+# grid line's end (drafters write it one or two heights past the end).
 DRAWING_2D_ANNOTATION = {
     "bubble_label_chars": 5,
     "bubble_label_reach": 0.8,
     "bubble_size_in_text_heights": 4.0,
+    "line_label_reach_in_text_heights": 2.5,
 }
 
 

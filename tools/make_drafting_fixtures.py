@@ -4,7 +4,7 @@
 Run it in its own venv with ezdxf (never the project's .venv):
 
     python3 -m venv /work/venvs/drafting && /work/venvs/drafting/bin/pip install ezdxf==1.4.5
-    /work/venvs/drafting/bin/python tools/make_drafting_fixtures.py tests/data/drafting
+    /work/venvs/drafting/bin/python tools/make_drafting_fixtures.py tests/data/drafting [NAME.dxf...]
 
 Floor plan (mm): a 12000 x 8000 building, exterior walls 200 thick, an interior wall 120
 thick at x = 6000 with a door; a south door, a north window, a stair of nine treads at
@@ -114,6 +114,18 @@ DRAFTERS = {
         walls="lines",
         extra=True,
     ),
+    # JIS A 0150 makes the circle round a grid symbol conditional: plain labels past the
+    # line's ends.
+    "d": dict(
+        overhang=1800,
+        ends="both",
+        label="plain",
+        dims=("south", 1000),
+        rooms=(150, 150),
+        title=(0, -3400),
+        walls="chains",
+        extra=False,
+    ),
 }
 
 
@@ -172,6 +184,8 @@ def _grid(doc, msp, drafter):
             if how == "block":
                 ref = msp.add_blockref("GRIDBUBBLE", centre, dxfattribs={"layer": "A-GRID"})
                 ref.add_auto_attribs({"LABEL": name})
+            elif how == "plain":
+                _label(msp, "text", name, centre)
             else:
                 msp.add_circle(centre, 400, dxfattribs={"layer": "A-GRID"})
                 _label(msp, how, name, centre)
@@ -420,12 +434,15 @@ def _stray_line(source, target):
         handle.write("\n".join(lines))
 
 
-def main(out: str) -> None:
+def main(out: str, only: list[str]) -> None:
+    """Write every fixture, or those named in ``only`` (regenerating one file leaves the
+    others' bytes alone)."""
     os.makedirs(out, exist_ok=True)
     made = {
         "plan_gold.dxf": lambda p: plan(p, "a"),
         "plan_b.dxf": lambda p: plan(p, "b"),
         "plan_c.dxf": lambda p: plan(p, "c"),
+        "plan_d.dxf": lambda p: plan(p, "d"),
         "plan_a_moved.dxf": lambda p: plan(p, "a", origin=(30000.0, 15000.0)),
         "plan_b_x100.dxf": lambda p: plan(p, "b", dimstyle="EZDXF"),
         "plan_c_x100.dxf": lambda p: plan(p, "c", dimstyle="EZDXF"),
@@ -445,13 +462,20 @@ def main(out: str) -> None:
         ),
     }
     for name, write in made.items():
+        if only and name not in only:
+            continue
         write(os.path.join(out, name))
         print(f"{name:28} {os.path.getsize(os.path.join(out, name)):>8} B")
-    _stray_line(os.path.join(out, "plan_gold.dxf"), os.path.join(out, "plan_unparseable.dxf"))
+    if not only or "plan_unparseable.dxf" in only:
+        gold = os.path.join(out, "plan_gold.dxf")
+        _stray_line(gold, os.path.join(out, "plan_unparseable.dxf"))
     print(
         f"PLAN_LENGTH {PLAN_LENGTH:.3f}  STAIR_LENGTH {STAIR_LENGTH}  PART_LENGTH {PART_LENGTH:.3f}"
     )
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else os.path.join("tests", "data", "drafting"))
+    main(
+        sys.argv[1] if len(sys.argv) > 1 else os.path.join("tests", "data", "drafting"),
+        sys.argv[2:],
+    )

@@ -32,7 +32,8 @@ _NEIGHBOURS = 8
 @dataclasses.dataclass
 class Classified:
     """``curve_class`` indexes CURVE_CLASSES per curve; ``labels`` numbers the texts of
-    ``curves.texts`` that are bubble labels; ``part_bbox`` is None without part curves."""
+    ``curves.texts`` that are bubble or grid labels; ``part_bbox`` is None without part
+    curves."""
 
     curve_class: np.ndarray
     labels: np.ndarray
@@ -158,6 +159,31 @@ def _tip_in_bubble(lines, first, last, bubble, bbox, reach) -> np.ndarray:
     return found
 
 
+def _line_labels(curves: Curves, lines, first, last, labels, part_side) -> np.ndarray:
+    """Short texts just past an end of a long centre or grid line: grid labels written
+    without a circle (JIS A 0150 makes the circle conditional). Long: at least half the
+    part's larger side, so a hole's centre mark never claims a callout beside it."""
+    texts = curves.texts
+    rules = standard.DRAWING_2D_ANNOTATION
+    lines = lines[np.hypot(*(last[lines] - first[lines]).T) >= 0.5 * part_side]
+    if len(lines) == 0 or not texts:
+        return np.zeros(0, int)
+    taken = set(labels.tolist())
+    free = [
+        t
+        for t, text in enumerate(texts)
+        if t not in taken and len(text.content.replace(" ", "")) <= rules["bubble_label_chars"]
+    ]
+    if not free:
+        return np.zeros(0, int)
+    centres = np.array([texts[t].centre for t in free], dtype=float)
+    heights = np.array([texts[t].height for t in free], dtype=float)
+    tree = cKDTree(np.vstack([first[lines], last[lines]]))
+    reach = rules["line_label_reach_in_text_heights"] * heights
+    distance, _index = tree.query(centres)
+    return np.array([t for t, d, r in zip(free, distance, reach, strict=True) if d <= r], int)
+
+
 def classified(curves: Curves) -> Classified:
     """Part and annotation curves of a sampled drawing (see the module text)."""
     bbox, first, last = _per_curve(curves)
@@ -171,10 +197,23 @@ def classified(curves: Curves) -> Classified:
     part_bbox = None
     if part.any():
         part_bbox = np.concatenate([bbox[part, :2].min(axis=0), bbox[part, 2:].max(axis=0)])
-    return Classified(curve_class, labels, part_bbox, _report(curves, curve_class, labels))
+    grid_labels = np.zeros(0, int)
+    if part_bbox is not None:
+        side = float((part_bbox[2:] - part_bbox[:2]).max())
+        lines = np.flatnonzero(centre | grid)
+        grid_labels = _line_labels(curves, lines, first, last, labels, side)
+        if len(grid_labels):
+            # The lines those labels name are grid lines.
+            tips = np.array([curves.texts[t].centre for t in grid_labels])
+            ends = np.vstack([first[lines], last[lines]])
+            _d, nearest = cKDTree(ends).query(tips)
+            curve_class[np.concatenate([lines, lines])[nearest]] = _GRID
+    every = np.union1d(labels, grid_labels).astype(int)
+    report = _report(curves, curve_class, labels, grid_labels)
+    return Classified(curve_class, every, part_bbox, report)
 
 
-def _report(curves: Curves, curve_class: np.ndarray, labels: np.ndarray) -> dict:
+def _report(curves: Curves, curve_class: np.ndarray, labels, grid_labels) -> dict:
     """Counts per class and per layer: curves for the curve classes, entities for text,
     dimensions, leaders, hatches and the rest; bubble labels apart from other text."""
     by_layer: dict[str, dict[str, int]] = {}
@@ -185,13 +224,13 @@ def _report(curves: Curves, curve_class: np.ndarray, labels: np.ndarray) -> dict
 
     for code, layer in zip(curve_class.tolist(), curves.curve_layer.tolist(), strict=True):
         count(CURVE_CLASSES[code], curves.layers[layer])
-    label_set = set(labels.tolist())
     text_layers = [t.layer for t in curves.texts]
     for kind, layer in curves.annotation:
         count(kind, layer)
-    for number in label_set:  # a label was counted as text: move it
-        count("text", text_layers[number], -1)
-        count("bubble_label", text_layers[number])
+    for kind, numbers in (("bubble_label", labels), ("grid_label", grid_labels)):
+        for number in numbers.tolist():  # a label was counted as text: move it
+            count("text", text_layers[number], -1)
+            count(kind, text_layers[number])
     by_class: dict[str, int] = {}
     for row in by_layer.values():
         for kind, n in row.items():

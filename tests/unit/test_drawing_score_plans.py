@@ -43,6 +43,7 @@ def plans():
     names = (
         "plan_b",
         "plan_c",
+        "plan_d",
         "plan_a_moved",
         "plan_b_x100",
         "plan_c_x100",
@@ -53,7 +54,7 @@ def plans():
     return {name: score_drawings(gold, fixture(name)) for name in names}
 
 
-CLEAN = ("plan_b", "plan_c", "plan_a_moved")
+CLEAN = ("plan_b", "plan_c", "plan_d", "plan_a_moved")
 
 
 def geometry_of(result):
@@ -92,6 +93,12 @@ def test_annotation_is_classified_as_the_construction_draws_it(plans):
     # Drafter c: bubbles as blocks with an attribute, plus a north sign; a leader and a note.
     c = plans["plan_c"]["classification"]["candidate"]["by_class"]
     assert (c["bubble"], c["bubble_label"], c["leader"], c["text"]) == (13, 13, 1, 5)
+    # Drafter d: grid labels without circles, just past both ends of each grid line; the
+    # numbers 1, 2, 3 are labels, not dimensions.
+    d = plans["plan_d"]["classification"]["candidate"]["by_class"]
+    assert (d["grid_label"], d["grid_line"], d["text"], d["dimension"]) == (12, 6, 4, 7)
+    assert "bubble" not in d
+    assert plans["plan_d"]["components"]["dimension_similarity"]["counts"]["candidate"] == 7
 
 
 def test_x100_and_empty_block_attempts_rank_below_every_clean_one(plans):
@@ -271,3 +278,23 @@ def test_dxf_check_keeps_its_verdicts_on_the_plans():
     with pytest.raises(DrawingUnreadable) as refused:
         check_file(fixture("plan_unparseable"))
     assert refused.value.reason == "unreadable_dxf"
+
+
+def test_grid_label_reach_boundary(tmp_path):
+    """line_label_reach_in_text_heights = 2.5: a short text whose middle is within 2.5
+    text heights of a long grid line's end labels it; farther, it is a note."""
+    reach = standard.DRAWING_2D_ANNOTATION["line_label_reach_in_text_heights"]
+    found = {}
+    for label, factor in (("near", 0.99), ("far", 1.01)):
+        doc = ezdxf.new("R2010")
+        msp = doc.modelspace()
+        msp.add_lwpolyline([(0, 0), (100, 0), (100, 60), (0, 60)], close=True)
+        msp.add_line((50, -20), (50, 80))  # crosses the box, both ends free
+        msp.add_text("B", dxfattribs={"height": 4}).set_placement(
+            (50, 80 + factor * reach * 4), align=TextEntityAlignment.MIDDLE_CENTER
+        )
+        doc.saveas(tmp_path / f"{label}.dxf")
+        curves = geometry.curves_of(ezdxf.readfile(tmp_path / f"{label}.dxf"), 0.0005, 400_000)
+        found[label] = classify.classified(curves).report["by_class"]
+    assert found["near"].get("grid_label") == 1 and found["near"].get("grid_line") == 1
+    assert "grid_label" not in found["far"] and found["far"].get("centre_line") == 1
