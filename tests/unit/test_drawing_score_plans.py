@@ -298,3 +298,52 @@ def test_grid_label_reach_boundary(tmp_path):
         found[label] = classify.classified(curves).report["by_class"]
     assert found["near"].get("grid_label") == 1 and found["near"].get("grid_line") == 1
     assert "grid_label" not in found["far"] and found["far"].get("centre_line") == 1
+
+
+def _edited(source, target, edit):
+    doc = ezdxf.readfile(source)
+    edit(doc, doc.modelspace())
+    doc.saveas(target)
+    return str(target)
+
+
+def test_registration_ignores_extra_and_missing_pieces(tmp_path):
+    """An extra 6 x 4 m room 8 m east moves the bounding-box centre by 4 m; missing stair
+    lines move it not at all but lose their length. Neither moves the registration."""
+
+    def extra_room(doc, msp):
+        corners = [(20000, 0), (26000, 0), (26000, 4000), (20000, 4000)]
+        for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+            msp.add_line(a, b, dxfattribs={"layer": "A-WALL"})
+
+    def no_stair(doc, msp):
+        for entity in list(msp):
+            if entity.dxf.layer == "A-STAIR":
+                msp.delete_entity(entity)
+
+    gold = fixture("plan_gold")
+    extra = score_drawings(gold, _edited(fixture("plan_b"), tmp_path / "extra.dxf", extra_room))
+    precision = PLAN_LENGTH / (PLAN_LENGTH + 20000)
+    assert extra["registration"]["translation"] == [0.0, 0.0]
+    assert geometry_of(extra)["counts"]["recall"] == 1.0
+    assert geometry_of(extra)["value"] == pytest.approx(2 * precision / (1 + precision), rel=1e-4)
+    missing = score_drawings(gold, _edited(fixture("plan_b"), tmp_path / "gone.dxf", no_stair))
+    recall = 1 - STAIR_LENGTH / PLAN_LENGTH
+    assert missing["registration"]["translation"] == [0.0, 0.0]
+    assert geometry_of(missing)["value"] == pytest.approx(2 * recall / (1 + recall), rel=1e-4)
+    assert geometry_of(missing)["layers"]["A-STAIR"]["recall"] == 0.0
+
+
+def test_dimensions_sharing_one_drawn_block_cannot_match(tmp_path):
+    """Seed 003: one block drawn for every dimension shows one text at one place."""
+
+    def share(doc, msp):
+        dims = [e for e in msp if e.dxftype() == "DIMENSION"]
+        for dim in dims[1:]:
+            dim.dxf.geometry = dims[0].dxf.geometry
+
+    shared = _edited(fixture("plan_b"), tmp_path / "shared.dxf", share)
+    result = score_drawings(fixture("plan_gold"), shared)
+    dims = result["components"]["dimension_similarity"]
+    assert dims["value"] == 0.0 and dims["counts"]["unmatchable"] == [0, 7]
+    assert result["score"] < score_drawings(fixture("plan_gold"), fixture("plan_b"))["score"]
