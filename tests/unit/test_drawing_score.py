@@ -12,7 +12,7 @@ import os
 import ezdxf
 import numpy as np
 import pytest
-from conftest import REALWORLD, run_cli
+from conftest import run_cli
 from ezdxf.math import Matrix44
 
 from cadbench_wb.drafting.reading import quiet_ezdxf
@@ -280,10 +280,10 @@ def test_cli_writes_json_and_exit_status(gold, tmp_path):
     assert "Traceback" not in err
 
 
-QCAD = os.path.join(REALWORLD, "dxf", "qcad")
+# Copies in the repository (tests/data/drafting/PROVENANCE.md).
+QCAD = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "drafting", "qcad")
 
 
-@pytest.mark.skipif(not os.path.isdir(QCAD), reason="shared/realworld absent")
 def test_real_drawings_against_themselves_and_each_other():
     flange, example = os.path.join(QCAD, "flange.dxf"), os.path.join(QCAD, "example01.dxf")
     same = score_drawings(flange, flange)
