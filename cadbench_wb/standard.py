@@ -223,6 +223,14 @@ DRAWING_2D = {
     "raster_size": 1024,
     "raster_margin_px": 16,
     "raster_tolerance_px": 8,
+    # Registration (issue 13): the translation that best superimposes the part geometry,
+    # found among the peaks of a cross-correlation of the two part clouds rasterised at
+    # registration_cells across the larger part (1/512 of it: finer than the 0.002-of-the-
+    # diagonal match distance), each refined on matched vertices and judged by the soft F1
+    # on at most registration_screen_samples samples per drawing.
+    "registration_cells": 512,
+    "registration_peaks": 8,
+    "registration_screen_samples": 8_000,
     # Entity types that make a candidate unscorable: pasted pictures and embedded objects
     # hide what is drawn; proxies cannot be read; solids are not 2D drafting.
     "prohibited_entities": [
@@ -236,6 +244,19 @@ DRAWING_2D = {
         "SURFACE",
         "MESH",
     ],
+}
+# Annotation drawn with curves (drafting/classify.py): a bubble is a closed curve holding
+# a text of at most bubble_label_chars characters whose middle lies within
+# bubble_label_reach of the bubble's half size from its middle, the bubble no larger than
+# bubble_size_in_text_heights text heights in half size (grid bubbles run 1-3; a room or
+# a plate holding a note is far larger). A grid label without a circle is such a short
+# text whose middle lies within line_label_reach_in_text_heights of a long centre or
+# grid line's end (drafters write it one or two heights past the end).
+DRAWING_2D_ANNOTATION = {
+    "bubble_label_chars": 5,
+    "bubble_label_reach": 0.8,
+    "bubble_size_in_text_heights": 4.0,
+    "line_label_reach_in_text_heights": 2.5,
 }
 
 

@@ -5,6 +5,11 @@ Shows (seed 001): a 50,000-entity drawing scores in seconds; time grows near-lin
 the entity count (time per entity at each size against the smallest size, measured in
 the same run); a radically mis-scaled candidate (x1000) does not stall (its time against
 the identical pair's). Baseline: reading the same files with ezdxf.
+
+Issue 13: floor plans as drafters draw them (tools/make_drafting_fixtures.py, tiled to
+thousands of entities: grid lines, bubbles, dimension chains, room names), drafter b's
+against drafter a's: annotation classified, the translation searched; the score time
+against reading both files, and the geometry figure (1.0 by construction).
 """
 
 import math
@@ -14,6 +19,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
 
 SIZES = (6_250, 12_500, 25_000, 50_000)
 # One cell of the drawing: a plate outline of 4 LINEs, a hole, a slot of 2 ARCs and 2 LINEs,
@@ -102,8 +108,10 @@ def run(out_dir: str) -> dict:
     scaled = os.path.join(out_dir, f"drafting_scaled_{largest}.dxf")
     _drawing(scaled, largest, scale=1000.0)
     misscaled, misscaled_s = _timed(score_drawings, gold, scaled)
+    plans = _plan_rows(out_dir)
     figures = {
         "rows": rows,
+        "plans": plans,
         "misscaled_x1000_s": misscaled_s,
         "misscaled_x1000_score": misscaled["score"],
         "misscaled_vs_identical": misscaled_s / rows[-1]["score_s"],
@@ -120,7 +128,47 @@ def run(out_dir: str) -> dict:
         f"({figures['misscaled_vs_identical']:.2f} x the identical pair), "
         f"score {misscaled['score']:.4f}"
     )
+    for row in plans:
+        print(
+            f"plan x{row['tiles'] ** 2:<3} {row['entities']:>6} entities: read both "
+            f"{row['read_s']:.2f} s, score {row['score_s']:.2f} s "
+            f"({row['score_vs_read']:.2f} x reading), geometry {row['geometry']:.4f}"
+        )
     return figures
+
+
+PLAN_TILES = (3, 6, 10)
+
+
+def _plan_rows(out_dir: str) -> list:
+    import ezdxf
+    import make_drafting_fixtures as fixtures
+
+    from cadbench_wb.drafting.score import score_drawings
+
+    rows = []
+    for tiles in PLAN_TILES:
+        gold = os.path.join(out_dir, f"plan_a_{tiles}.dxf")
+        candidate = os.path.join(out_dir, f"plan_b_{tiles}.dxf")
+        count = fixtures.plan(gold, "a", tiles=tiles)
+        fixtures.plan(candidate, "b", tiles=tiles)
+        start = time.perf_counter()
+        ezdxf.readfile(gold)
+        ezdxf.readfile(candidate)
+        read = time.perf_counter() - start
+        result, scored = _timed(score_drawings, gold, candidate)
+        rows.append(
+            {
+                "tiles": tiles,
+                "entities": count,
+                "read_s": read,
+                "score_s": scored,
+                "score_vs_read": scored / read,
+                "geometry": result["components"]["geometry_similarity"]["value"],
+                "translation": result["registration"]["translation"],
+            }
+        )
+    return rows
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--diagnostic",
         metavar="PNG",
-        help="write a PNG: matching black, gold-only red, candidate-only blue",
+        help="write a PNG of the registered part (matching black, gold-only red, "
+        "candidate-only blue) and of what was set aside as annotation (grey, green)",
     )
     parser.add_argument(
         "--prohibit",
@@ -63,3 +64,12 @@ def _print_summary(result: dict) -> None:
     for name, part in sorted(result["components"].items()):
         shown = "n/a" if not part["applicable"] else f"{part['value']:.4f}"
         print(f"  {name:40} {shown}")
+    dx, dy = result["registration"]["translation"]
+    print(f"  candidate moved by ({dx:.6g}, {dy:.6g}) [{result['registration']['method']}]")
+    for side in ("gold", "candidate"):
+        counts = result["classification"][side]["by_class"]
+        print(f"  {side:9} " + ", ".join(f"{name} {n}" for name, n in counts.items()))
+    for layer, row in sorted(
+        (result["components"]["geometry_similarity"].get("layers") or {}).items()
+    ):
+        print(f"  layer {layer:34} {row['value']:.4f} (same layer {row['same_layer']:.4f})")

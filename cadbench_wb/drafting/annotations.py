@@ -47,6 +47,7 @@ class Shown:
     resolution: float
     position: tuple[float, float] | None
     key: str = ""
+    matchable: bool = True  # False: a dimension whose block is empty or shared
 
 
 def callout_of(text: str) -> tuple[str, float, float] | None:
@@ -118,8 +119,15 @@ def _texts(doc, layout) -> list[tuple[str, str, tuple | None]]:
     return found
 
 
-def annotations_of(doc) -> tuple[list[Shown], list[Shown]]:
-    """(dimensions, standalone texts) of a drawing's model space."""
+# Dimensions read from a block that draws nothing, or from one block several dimensions
+# share (seed 003): the sheet shows nothing at their place.
+_DRAWS_NOTHING = ("empty_block", "shared_block")
+
+
+def annotations_of(doc, labels=(), tolerance: float = 1e-6) -> tuple[list[Shown], list[Shown]]:
+    """(dimensions, standalone texts) of a drawing's model space. ``labels`` are the
+    (anchor, content) of bubble labels (classify.py): they stay text, never dimensions,
+    found by their anchor within ``tolerance`` and their content."""
     dimensions = []
     for dim in printed_dimensions(doc, each_insert=True):
         _hint, _value, resolution = parsed_printed(dim.printed)
@@ -132,16 +140,25 @@ def annotations_of(doc) -> tuple[list[Shown], list[Shown]]:
                 resolution,
                 dim.text_position,
                 normalized_content(dim.printed),
+                matchable=dim.reason not in _DRAWS_NOTHING,
             )
         )
+    label_keys = {}
+    for anchor, content in labels:
+        label_keys.setdefault(normalized_content(content), []).append(anchor)
     texts = []
     for kind, text, position in _texts(doc, doc.modelspace()):
+        key = normalized_content(text)
+        if position is not None and any(
+            abs(position[0] - x) <= tolerance and abs(position[1] - y) <= tolerance
+            for x, y in label_keys.get(key, ())
+        ):
+            texts.append(Shown("LABEL", None, text, None, 0.0, position, key))
+            continue
         callout = callout_of(text)
         if callout is not None:
             family, value, resolution = callout
-            dimensions.append(
-                Shown(kind, family, text, value, resolution, position, normalized_content(text))
-            )
+            dimensions.append(Shown(kind, family, text, value, resolution, position, key))
         else:
-            texts.append(Shown(kind, None, text, None, 0.0, position, normalized_content(text)))
+            texts.append(Shown(kind, None, text, None, 0.0, position, key))
     return dimensions, texts

@@ -173,7 +173,7 @@ def _zero_length(entity, quantum: float) -> bool:
 
 def _model_curves(doc):
     """Model space sampled finely enough to tell a point on a line from one beside it."""
-    return geometry.curves_of(doc, _ANCHOR_INTERVAL_REL, _SAMPLE_CAP, centre_lines=True)
+    return geometry.curves_of(doc, _ANCHOR_INTERVAL_REL, _SAMPLE_CAP)
 
 
 def _level_one(doc, layouts, extents) -> dict:
@@ -221,9 +221,7 @@ class _Anchors:
 
     def __init__(self, doc, layout, curves=None):
         if curves is None:
-            curves = geometry.curves_of(
-                doc, _ANCHOR_INTERVAL_REL, _SAMPLE_CAP, layout=layout, centre_lines=True
-            )
+            curves = geometry.curves_of(doc, _ANCHOR_INTERVAL_REL, _SAMPLE_CAP, layout=layout)
         self.empty = len(curves.points) == 0
         self.tolerance = max(curves.diagonal * _ON_GEOMETRY_REL, curves.interval, 1e-9)
         self.tree = None if self.empty else cKDTree(np.vstack([curves.points, curves.anchors]))

@@ -5,15 +5,15 @@ Model-space curves (LINE, LWPOLYLINE/POLYLINE with bulges, ARC, CIRCLE, ELLIPSE,
 the content of block INSERTs with their transforms) are flattened to polylines and
 resampled at one physical interval; each sample carries the curve length it stands for, so
 how a path is segmented does not change the cloud. Annotation (DIMENSION, LEADER,
-MULTILEADER, text, hatch fill) is not geometry. Isolated lines that cross the object
-without ending on another edge are centre lines or centre marks and are left out.
+MULTILEADER, text, hatch fill) is not geometry; its class and layer are recorded, and
+each curve keeps its layer and source entity, for classify.py to tell the part from
+centre lines, grid lines and bubbles (seed 001's centre-line rule lives there).
 """
 
 import dataclasses
 import math
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 _MAX_DEPTH = 16
 _ARC_TYPES = ("ARC", "CIRCLE")
@@ -21,7 +21,6 @@ _PATH_TYPES = ("ELLIPSE", "SPLINE", "POLYLINE", "LWPOLYLINE")
 # Flattening chord error, as a fraction of the drawing's own diagonal (well below the
 # 0.002 match distance, so flattening never decides a match).
 _SAGITTA_REL = 1e-4
-_NEIGHBOURS = 8
 
 
 @dataclasses.dataclass
@@ -39,6 +38,22 @@ class Curves:
     anchors: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 2)))
     straight: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 4)))
     circles: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 3)))
+    # Per curve (classify.py): its flattened segments, whether it is one straight line,
+    # whether it was drawn straight (LINE, bulge-free polyline), its layer (index into
+    # ``layers``) and the model-space entity it comes from (an INSERT for block content).
+    segments: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 4)))
+    curve_of_segment: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, int))
+    is_line: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, bool))
+    drawn_straight: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, bool))
+    curve_layer: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, int))
+    curve_source: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, int))
+    layers: list = dataclasses.field(default_factory=list)
+    source_is_insert: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, bool))
+    curve_centre: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 2)))
+    # What is not a curve: the texts shown (for telling bubble labels), and (class, layer)
+    # of every annotation entity met (for the classification report).
+    texts: list = dataclasses.field(default_factory=list)
+    annotation: list = dataclasses.field(default_factory=list)
 
     @property
     def center(self) -> np.ndarray:
@@ -58,6 +73,51 @@ class _Collected:
     arcs: list  # (cx, cy, r, start_deg, end_deg, affine or None)
     paths: list  # (ezdxf Path, affine or None)
     counts: dict
+    # (source entity number, layer) of each item of the four lists above, in their order.
+    line_meta: list = dataclasses.field(default_factory=list)
+    polyline_meta: list = dataclasses.field(default_factory=list)
+    arc_meta: list = dataclasses.field(default_factory=list)
+    path_meta: list = dataclasses.field(default_factory=list)
+    texts: list = dataclasses.field(default_factory=list)
+    annotation: list = dataclasses.field(default_factory=list)
+    inserts: set = dataclasses.field(default_factory=set)
+
+
+@dataclasses.dataclass
+class Text:
+    """A TEXT, MTEXT or visible ATTRIB as placed in model space: ``anchor`` is the point
+    the drawing stores (what annotations.py reports), ``centre`` an estimate of the middle
+    of the written line, ``height`` the character height."""
+
+    content: str
+    anchor: tuple[float, float]
+    centre: tuple[float, float]
+    height: float
+    layer: str
+    source: int
+
+
+# Annotation entity types by the class the report counts them in (seed 001: text,
+# dimensions and leaders are annotation, hatch fill is not part geometry).
+ANNOTATION_TYPES = {
+    "TEXT": "text",
+    "MTEXT": "text",
+    "ATTRIB": "text",
+    "DIMENSION": "dimension",
+    "ARC_DIMENSION": "dimension",
+    "LARGE_RADIAL_DIMENSION": "dimension",
+    "TOLERANCE": "dimension",
+    "LEADER": "leader",
+    "MULTILEADER": "leader",
+    "MLEADER": "leader",
+    "HATCH": "hatch",
+    "MPOLYGON": "hatch",
+    "SOLID": "hatch",
+    "TRACE": "hatch",
+    "WIPEOUT": "hatch",
+}
+# A written character is about this wide, in character heights (for a text's middle).
+_CHARACTER_WIDTH = 0.7
 
 
 def _affine(matrix) -> np.ndarray:
@@ -79,23 +139,30 @@ def _collect(doc, layout) -> _Collected:
     found = _Collected([], [], [], [], {"entities": 0, "ignored": 0, "inserts": 0})
     counts = found.counts
 
-    def add(entity, matrix, depth):
+    def add(entity, matrix, depth, source, parent_layer):
         kind = entity.dxftype()
         counts["entities"] += 1
+        layer = entity.dxf.get("layer", "0") or "0"
+        if parent_layer is not None and layer == "0":
+            layer = parent_layer  # block content on layer 0 takes the INSERT's layer
+        meta = (source, layer)
         if kind == "LINE":
             start, end = entity.dxf.start, entity.dxf.end
             if matrix is None:
                 found.lines.append((start.x, start.y, end.x, end.y))
+                found.line_meta.append(meta)
             else:
                 found.polylines.append(
                     _apply(np.array([[start.x, start.y], [end.x, end.y]]), matrix)
                 )
+                found.polyline_meta.append(meta)
         elif kind in _ARC_TYPES and tuple(entity.dxf.extrusion) == (0.0, 0.0, 1.0):
             center = entity.dxf.center
             start, end = (
                 (0.0, 360.0) if kind == "CIRCLE" else (entity.dxf.start_angle, entity.dxf.end_angle)
             )
             found.arcs.append((center.x, center.y, entity.dxf.radius, start, end, matrix))
+            found.arc_meta.append(meta)
         elif (
             kind == "LWPOLYLINE"
             and not any(entity.get_points("b"))
@@ -105,6 +172,7 @@ def _collect(doc, layout) -> _Collected:
             if entity.closed and len(points) > 1:
                 points = np.vstack([points, points[:1]])
             found.polylines.append(_apply(points, matrix))
+            found.polyline_meta.append(meta)
         elif kind in _ARC_TYPES or kind in _PATH_TYPES:
             try:
                 curve = ezpath.make_path(entity)
@@ -112,8 +180,13 @@ def _collect(doc, layout) -> _Collected:
                 counts["ignored"] += 1
                 return
             found.paths.append((curve, matrix))
+            found.path_meta.append(meta)
         elif kind == "INSERT" and depth < _MAX_DEPTH:
             counts["inserts"] += 1
+            found.inserts.add(source)
+            for attrib in entity.attribs:
+                if not attrib.is_invisible:
+                    _add_text(found, attrib, matrix, source, layer)
             block = doc.blocks.get(entity.dxf.name)
             if block is None:
                 return
@@ -121,13 +194,58 @@ def _collect(doc, layout) -> _Collected:
                 inner = _affine(placed.matrix44())
                 composed = inner if matrix is None else inner @ matrix
                 for child in block:
-                    add(child, composed, depth + 1)
+                    add(child, composed, depth + 1, source, layer)
         else:
             counts["ignored"] += 1
+            if kind in ("TEXT", "MTEXT"):
+                _add_text(found, entity, matrix, source, layer)
+            elif kind in ANNOTATION_TYPES:
+                found.annotation.append((ANNOTATION_TYPES[kind], layer))
+            elif kind != "ATTDEF":  # attribute templates show nothing in an INSERT
+                found.annotation.append(("other", layer))
 
-    for entity in layout:
-        add(entity, None, 0)
+    for number, entity in enumerate(layout):
+        add(entity, None, 0, number, None)
     return found
+
+
+def _add_text(found: _Collected, entity, matrix, source: int, layer: str) -> None:
+    """Record one TEXT/MTEXT/ATTRIB: what it says, where, how high (annotation class)."""
+    from cadbench_wb.drafting.text import mtext_shown, text_shown  # noqa: PLC0415
+
+    found.annotation.append(("text", layer))
+    try:
+        if entity.dxftype() == "MTEXT":
+            content = mtext_shown(entity.text)[0]
+            height = float(entity.dxf.get("char_height", 2.5) or 2.5)
+            anchor = entity.dxf.insert
+            column, row = divmod(int(entity.dxf.get("attachment_point", 1) or 1) - 1, 3)[::-1]
+            # columns left/centre/right, rows top/middle/bottom
+            shift = (0.5 - 0.5 * column, -0.5 + 0.5 * row)
+        else:
+            content = text_shown(entity.dxf.text)
+            height = float(entity.dxf.get("height", 2.5) or 2.5)
+            halign, valign = entity.dxf.get("halign", 0), entity.dxf.get("valign", 0)
+            align = entity.dxf.get("align_point", None)
+            anchor = align if (align is not None and (halign or valign)) else entity.dxf.insert
+            dx = {0: 0.5, 2: -0.5}.get(halign, 0.0)
+            dy = 0.0 if halign == 4 else {0: 0.5, 1: 0.5, 3: -0.5}.get(valign, 0.0)
+            shift = (dx, dy)
+        angle = math.radians(float(entity.dxf.get("rotation", 0.0) or 0.0))
+    except Exception:  # noqa: BLE001 - a malformed text shows nothing to classify
+        return
+    if not content:
+        return
+    width = _CHARACTER_WIDTH * height * len(content)
+    local = np.array([shift[0] * width, shift[1] * height])
+    turn = np.array([[math.cos(angle), math.sin(angle)], [-math.sin(angle), math.cos(angle)]])
+    points = np.array([[anchor[0], anchor[1]], [anchor[0], anchor[1]]], dtype=float)
+    points[1] += local @ turn
+    placed = _apply(points, matrix)
+    scale = math.sqrt(abs(np.linalg.det(matrix[:2, :2]))) if matrix is not None else 1.0
+    found.texts.append(
+        Text(content, tuple(placed[0]), tuple(placed[1]), height * scale, layer, source)
+    )
 
 
 def _bbox_of(found: _Collected) -> np.ndarray | None:
@@ -187,17 +305,25 @@ def _arc_points(cx, cy, r, start, end, sagitta) -> np.ndarray:
     return np.column_stack([cx + r * np.cos(angles), cy + r * np.sin(angles)])
 
 
-def _polylines(found: _Collected, sagitta: float) -> tuple[list, np.ndarray]:
-    """Every curve as an (k, 2) vertex array, and which of them are single straight lines."""
-    polylines, is_line = [], []
-    for points in found.polylines:
+def _polylines(found: _Collected, sagitta: float) -> tuple:
+    """Every curve as an (k, 2) vertex array, which of them are single straight lines, the
+    (source, layer) of each, which were drawn straight (not flattened from a curve) and
+    the centre of each ARC/CIRCLE (NaN for the others)."""
+    polylines, is_line, meta, straight, centres = [], [], [], [], []
+    for points, origin in zip(found.polylines, found.polyline_meta, strict=True):
         if len(points) >= 2:
             polylines.append(points)
             is_line.append(len(points) == 2)
-    for cx, cy, r, start, end, matrix in found.arcs:
+            meta.append(origin)
+            straight.append(True)
+            centres.append((np.nan, np.nan))
+    for (cx, cy, r, start, end, matrix), origin in zip(found.arcs, found.arc_meta, strict=True):
         polylines.append(_apply(_arc_points(cx, cy, r, start, end, sagitta), matrix))
         is_line.append(False)
-    for curve, matrix in found.paths:
+        meta.append(origin)
+        straight.append(False)
+        centres.append(_apply(np.array([[cx, cy]]), matrix)[0])
+    for (curve, matrix), origin in zip(found.paths, found.path_meta, strict=True):
         try:
             vertices = np.array(
                 [(v.x, v.y) for v in curve.flattening(sagitta)], dtype=float
@@ -207,7 +333,11 @@ def _polylines(found: _Collected, sagitta: float) -> tuple[list, np.ndarray]:
         if len(vertices) >= 2:
             polylines.append(_apply(vertices, matrix))
             is_line.append(len(vertices) == 2)
-    return polylines, np.asarray(is_line, dtype=bool)
+            meta.append(origin)
+            straight.append(not curve.has_curves)
+            centres.append((np.nan, np.nan))
+    straight = np.asarray(straight, dtype=bool)
+    return polylines, np.asarray(is_line, dtype=bool), meta, straight, np.array(centres)
 
 
 def _segments(found: _Collected, polylines: list) -> tuple[np.ndarray, np.ndarray, int]:
@@ -233,15 +363,16 @@ def curves_of(
     interval: float | None = None,
     *,
     layout=None,
-    centre_lines: bool = False,
 ) -> Curves:
-    """Sample a drawing's geometry (model space unless ``layout`` is given). ``interval``
-    (drawing units) is the gold's; None means this drawing sets its own from its diagonal.
-    Centre lines are dropped unless ``centre_lines`` is true."""
+    """Sample a drawing's curves, all of them (model space unless ``layout`` is given).
+    ``interval`` (drawing units) is the gold's; None means this drawing sets its own from
+    its diagonal. Which curves are the part is classify.py's to say."""
     found = _collect(doc, layout if layout is not None else doc.modelspace())
     bbox = _bbox_of(found)
     diagonal = float(math.hypot(*(bbox[2:] - bbox[:2]))) if bbox is not None else 0.0
-    polylines, polyline_is_line = _polylines(found, max(diagonal, 1e-9) * _SAGITTA_REL)
+    polylines, polyline_is_line, meta, straight, centres = _polylines(
+        found, max(diagonal, 1e-9) * _SAGITTA_REL
+    )
     segments, curve_of_segment, curve_count = _segments(found, polylines)
     is_line = np.concatenate([np.ones(len(found.lines), bool), polyline_is_line])
     if interval is None:
@@ -251,6 +382,10 @@ def curves_of(
         segments, curve_of_segment, curve_count, interval, cap
     )
     curves = Curves(points, weights, curve, None, used, counts)
+    _record_origins(curves, found, segments, curve_of_segment, is_line, meta, straight)
+    curves.curve_centre = np.vstack(
+        [np.full((len(found.lines), 2), np.nan), centres.reshape(-1, 2)]
+    )
     curves.straight = np.vstack(
         [np.asarray(found.lines, dtype=float).reshape(-1, 4)]
         + [np.hstack([p[:-1], p[1:]]) for p in found.polylines if len(p) >= 2]
@@ -260,18 +395,28 @@ def curves_of(
         + [_apply(_arc_anchors(arc), arc[5]) for arc in found.arcs]
     )
     curves.circles = np.array([_placed_circle(arc) for arc in found.arcs]).reshape(-1, 3)
-    if centre_lines:
-        kept = np.unique(curves.curve)
-        curves.counts["centre_lines"] = 0
-    else:
-        kept = _drop_centre_lines(curves, segments, curve_of_segment, is_line)
+    kept = np.unique(curves.curve)
     counts["samples"] = int(len(curves.points))
-    # The bounding box is the part's, centre lines (which overhang the outline) excluded.
+    # The bounding box of every curve; classify.py gives the part's.
     kept_segments = segments[np.isin(curve_of_segment, kept)] if len(segments) else segments
     if len(kept_segments):
         ends = np.vstack([kept_segments[:, :2], kept_segments[:, 2:]])
         curves.bbox = np.concatenate([ends.min(axis=0), ends.max(axis=0)])
     return curves
+
+
+def _record_origins(curves, found, segments, curve_of_segment, is_line, meta, straight):
+    """Per-curve facts for classify.py: segments, straightness, layer, source entity."""
+    origins = list(found.line_meta) + list(meta)
+    names = sorted({layer for _source, layer in origins} | {t.layer for t in found.texts})
+    code = {name: i for i, name in enumerate(names)}
+    curves.segments, curves.curve_of_segment, curves.is_line = segments, curve_of_segment, is_line
+    curves.drawn_straight = np.concatenate([np.ones(len(found.lines), bool), straight])
+    curves.curve_layer = np.array([code[layer] for _s, layer in origins], dtype=int)
+    curves.curve_source = np.array([source for source, _l in origins], dtype=int)
+    top = max([s for s, _l in origins] + [t.source for t in found.texts] + [-1]) + 1
+    curves.source_is_insert = np.isin(np.arange(top), sorted(found.inserts))
+    curves.layers, curves.texts, curves.annotation = names, found.texts, found.annotation
 
 
 def _resampled(segments, curve_of_segment, curve_count, interval, cap):
@@ -300,43 +445,3 @@ def _resampled(segments, curve_of_segment, curve_count, interval, cap):
     t = np.clip(t, 0.0, 1.0)[:, None]
     points = segments[segment, :2] * (1 - t) + segments[segment, 2:] * t
     return points, step, curve, interval
-
-
-def _drop_centre_lines(curves: Curves, segments, curve_of_segment, is_line) -> np.ndarray:
-    """Seed 001: an isolated straight line whose two ends touch no other curve but which
-    crosses the object is a centre line or centre mark, not part geometry. Returns the
-    numbers of the curves kept."""
-    curves.counts["centre_lines"] = 0
-    every = np.unique(curves.curve)
-    if len(curves.points) == 0 or not is_line.any():
-        return every
-    tree = cKDTree(curves.points)
-    reach = curves.interval * 1.5
-    line_ids = np.flatnonzero(is_line)
-    first_segment = np.searchsorted(curve_of_segment, line_ids)
-    ends = np.vstack([segments[first_segment, :2], segments[first_segment, 2:]])
-    owners = np.concatenate([line_ids, line_ids])
-    distance, index = tree.query(ends, k=_NEIGHBOURS, distance_upper_bound=reach)
-    valid = np.isfinite(distance)
-    neighbour_curve = curves.curve[np.minimum(index, len(curves.curve) - 1)]
-    touches = (valid & (neighbour_curve != owners[:, None])).any(axis=1)
-    free = ~touches[: len(line_ids)] & ~touches[len(line_ids) :]
-    suspects = line_ids[free]
-    if len(suspects) == 0:
-        return every
-    mine = np.isin(curves.curve, suspects)
-    distance, index = tree.query(curves.points[mine], k=_NEIGHBOURS, distance_upper_bound=reach)
-    valid = np.isfinite(distance)
-    neighbour_curve = curves.curve[np.minimum(index, len(curves.curve) - 1)]
-    crossing_sample = (valid & (neighbour_curve != curves.curve[mine][:, None])).any(axis=1)
-    crossing = np.unique(curves.curve[mine][crossing_sample])
-    if len(crossing) == 0:
-        return every
-    keep = ~np.isin(curves.curve, crossing)
-    curves.points, curves.weights, curves.curve = (
-        curves.points[keep],
-        curves.weights[keep],
-        curves.curve[keep],
-    )
-    curves.counts["centre_lines"] = int(len(crossing))
-    return np.setdiff1d(every, crossing)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Similarity figures of the 2D scorer: soft Chamfer/F1 of the geometry clouds, and the
-one-to-one matching of dimensions and of standalone text (value 80 %, placement 20 %)."""
+"""Similarity figures of the 2D scorer: soft Chamfer/F1 of the registered part clouds
+(total and per layer), and the one-to-one matching of dimensions and of standalone text
+(value 80 %, placement 20 %) in the same registered frame."""
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -11,6 +12,7 @@ from scipy.spatial import cKDTree
 from cadbench_wb.drafting.annotations import MATCH_CLASS, Shown
 from cadbench_wb.drafting.geometry import Curves
 from cadbench_wb.drafting.printed import value_tolerance
+from cadbench_wb.drafting.registration import Clouds, registered, soft_credit
 
 # Beyond this many items on one side of a connected group, the exact assignment gives way
 # to a greedy one (same pairs, best first) so a dense drawing cannot stall the scorer.
@@ -22,16 +24,14 @@ _VALUE_NEIGHBOURS = 4
 _SPATIAL_NEIGHBOURS = 8
 
 
-def _soft_credit(distance: np.ndarray, full: float, zero: float) -> np.ndarray:
-    credit = (zero - distance) / (zero - full)
-    return np.clip(np.where(np.isfinite(distance), credit, 0.0), 0.0, 1.0)
-
-
-def geometry_similarity(gold: Curves, candidate: Curves, full: float, falloff: float) -> dict:
-    """Symmetric soft Chamfer/F1 after translating the bounding-box centres together.
-    A gold sample with a candidate sample within ``full`` is covered; credit falls
-    linearly to 0 at ``falloff * full``. Weights are curve lengths, so precision and
-    recall are shares of drawn length."""
+def geometry_similarity(
+    gold: Curves, candidate: Curves, full: float, falloff: float, config: dict, anchors
+) -> dict:
+    """Symmetric soft Chamfer/F1 of the part clouds after the registration that best
+    superimposes them (registration.py). A gold sample with a candidate sample within
+    ``full`` is covered; credit falls linearly to 0 at ``falloff * full``. Weights are
+    curve lengths, so precision and recall are shares of drawn length. ``anchors`` are
+    the (gold, candidate) vertices the registration is refined on."""
     counts = {
         "gold_samples": int(len(gold.points)),
         "candidate_samples": int(len(candidate.points)),
@@ -44,24 +44,86 @@ def geometry_similarity(gold: Curves, candidate: Curves, full: float, falloff: f
             gold.counts.get("centre_lines", 0),
             candidate.counts.get("centre_lines", 0),
         ],
+        "grid_lines_excluded": [
+            gold.counts.get("grid_lines", 0),
+            candidate.counts.get("grid_lines", 0),
+        ],
+        "bubbles_excluded": [gold.counts.get("bubbles", 0), candidate.counts.get("bubbles", 0)],
     }
+    registration = {"translation": [0.0, 0.0], "method": "none", "tried": 0}
     if len(gold.points) == 0 or len(candidate.points) == 0:
-        counts.update(precision=0.0, recall=0.0)
-        return {"value": 0.0, "counts": counts, "offset": np.zeros(2)}
-    offset = gold.center - candidate.center
-    moved = candidate.points + offset
-    zero = full * falloff
-    to_candidate, _ = cKDTree(moved).query(gold.points, distance_upper_bound=zero)
-    to_gold, _ = cKDTree(gold.points).query(moved, distance_upper_bound=zero)
-    recall = float(
-        np.dot(gold.weights, _soft_credit(to_candidate, full, zero)) / gold.weights.sum()
-    )
-    precision = float(
-        np.dot(candidate.weights, _soft_credit(to_gold, full, zero)) / candidate.weights.sum()
-    )
-    value = 0.0 if recall + precision == 0 else 2 * precision * recall / (precision + recall)
-    counts.update(precision=precision, recall=recall, translation=[float(v) for v in offset])
-    return {"value": value, "counts": counts, "offset": offset}
+        counts.update(precision=0.0, recall=0.0, translation=[0.0, 0.0])
+        return {
+            "value": 0.0,
+            "counts": counts,
+            "offset": np.zeros(2),
+            "registration": registration,
+            "layers": None,
+        }
+    clouds = Clouds(gold, candidate, full, falloff)
+    found = registered(gold, candidate, clouds, anchors, config)
+    offset = found["translation"]
+    to_candidate, to_gold = clouds.distances(offset)
+    gold_credit = soft_credit(to_candidate, full, clouds.zero)
+    candidate_credit = soft_credit(to_gold, full, clouds.zero)
+    recall = float(np.dot(gold.weights, gold_credit) / gold.weights.sum())
+    precision = float(np.dot(candidate.weights, candidate_credit) / candidate.weights.sum())
+    value = _f1(precision, recall)
+    translation = [float(v) for v in offset]
+    counts.update(precision=precision, recall=recall, translation=translation)
+    registration = dict(found, translation=translation)
+    layers = _per_layer(gold, candidate, gold_credit, candidate_credit, clouds, offset)
+    return {
+        "value": value,
+        "counts": counts,
+        "offset": offset,
+        "registration": registration,
+        "layers": layers,
+    }
+
+
+def _f1(precision: float, recall: float) -> float:
+    return 0.0 if recall + precision == 0 else 2 * precision * recall / (precision + recall)
+
+
+def _per_layer(gold, candidate, gold_credit, candidate_credit, clouds, offset) -> dict | None:
+    """Geometry similarity per layer (issue 13: a wall right and a stair wrong read so),
+    when either drawing's part uses more than one layer. ``value``: each layer's drawn
+    length against the other drawing's whole part (right geometry on a misnamed layer
+    still counts); ``same_layer``: against the other drawing's layer of the same name."""
+    gold_layer = np.array(gold.layers, dtype=object)[gold.curve_layer[gold.curve]]
+    cand_layer = np.array(candidate.layers, dtype=object)[candidate.curve_layer[candidate.curve]]
+    names = sorted(set(gold_layer.tolist()) | set(cand_layer.tolist()))
+    if len(set(gold_layer.tolist())) < 2 and len(set(cand_layer.tolist())) < 2:
+        return None
+    rows = {}
+    for name in names:
+        g, c = gold_layer == name, cand_layer == name
+        g_len, c_len = float(gold.weights[g].sum()), float(candidate.weights[c].sum())
+        recall = float(gold.weights[g] @ gold_credit[g] / g_len) if g_len > 0 else None
+        precision = float(candidate.weights[c] @ candidate_credit[c] / c_len) if c_len > 0 else None
+        row = {
+            "gold_length": g_len,
+            "candidate_length": c_len,
+            "recall": recall,
+            "precision": precision,
+            "value": _f1(precision or 0.0, recall or 0.0),
+            "same_layer": 0.0,
+        }
+        if g.any() and c.any():
+            to_c, _ = cKDTree(candidate.points[c]).query(
+                gold.points[g] - offset, distance_upper_bound=clouds.zero
+            )
+            to_g, _ = cKDTree(gold.points[g]).query(
+                candidate.points[c] + offset, distance_upper_bound=clouds.zero
+            )
+            same_recall = float(gold.weights[g] @ soft_credit(to_c, clouds.full, clouds.zero))
+            same_precision = float(
+                candidate.weights[c] @ soft_credit(to_g, clouds.full, clouds.zero)
+            )
+            row["same_layer"] = _f1(same_precision / c_len, same_recall / g_len)
+        rows[name] = row
+    return rows
 
 
 def _values_agree(gold: Shown, candidate: Shown) -> bool:
@@ -205,7 +267,11 @@ def matched_similarity(
         }
         gold_class = np.array([classes[_class_of(x)] for x in gold])
         candidate_class = np.array([classes[_class_of(x)] for x in candidate])
-        same = gold_class[g] == candidate_class[c]
+        gold_ok = np.array([x.matchable for x in gold], bool)
+        candidate_ok = np.array([x.matchable for x in candidate], bool)
+        # A dimension whose block is empty or shared draws and displays nothing (seed 003):
+        # it cannot match, not even by its place.
+        same = (gold_class[g] == candidate_class[c]) & gold_ok[g] & candidate_ok[c]
         agree = np.array([_values_agree(gold[i], candidate[j]) for i, j in pairs[same]], bool)
         distance = np.hypot(*(candidate_xy[c[same]] - gold_xy[g[same]]).T)
         placement = np.zeros(len(distance))
@@ -225,6 +291,10 @@ def matched_similarity(
         "candidate": len(candidate),
         "matched": len(pairs),
         "values_agree": agreeing,
+        "unmatchable": [
+            sum(not x.matchable for x in gold),
+            sum(not x.matchable for x in candidate),
+        ],
         "placement_radius": float(radius),
     }
     return {"value": 2 * total / denominator if denominator else 0.0, "counts": counts}

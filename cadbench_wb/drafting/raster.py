@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Registered visual similarity (seed 001: 5 % of the 2D score) and the diagnostic PNG.
+"""Registered visual similarity (seed 001: 5 % of the 2D score) and the masks it rests on.
 
 ezdxf's drawing add-on interprets the model space (dimension blocks, text glyphs,
 linetypes, hatches) into a Recorder; the recorded strokes are rasterised here with numpy
 into fixed-size monochrome masks. (ezdxf's matplotlib backend draws the same thing, but
 adds one matplotlib artist per stroke: 18 s for 50,000 lines against 0.5 s recorded.)
-Both masks share the gold's scale and are registered on their length-weighted centroids;
+Both masks share the gold's scale; the candidate's is placed by the part registration
+(issue 13), or registered on the length-weighted centroids when none is given;
 a foreground pixel counts as matched when the other mask has foreground within the
 tolerance (Chebyshev distance, a box dilation done with an integral image).
 """
@@ -203,6 +204,20 @@ def mask_of(segments: np.ndarray, centroid, scale: float, size: int) -> np.ndarr
     return mask
 
 
+def off_canvas_pixels(segments: np.ndarray, centroid, scale: float, size: int) -> int:
+    """How many pixels of stroke ``mask_of`` would draw beyond the canvas: a candidate's
+    extra content far from the part is still extra (it counts against precision)."""
+    if len(segments) == 0 or not math.isfinite(scale) or scale <= 0:
+        return 0
+    centre = (size - 1) / 2
+    pixels = (segments - np.tile(centroid, 2)) * scale + centre
+    pixels = pixels[np.isfinite(pixels).all(axis=1)]
+    inside = _clipped(pixels, size)
+    total = np.hypot(pixels[:, 2] - pixels[:, 0], pixels[:, 3] - pixels[:, 1]).sum()
+    kept = np.hypot(inside[:, 2] - inside[:, 0], inside[:, 3] - inside[:, 1]).sum()
+    return int(round(max(total - kept, 0.0)))
+
+
 def dilated(mask: np.ndarray, radius: int) -> np.ndarray:
     """Every pixel within Chebyshev distance ``radius`` of foreground (integral image)."""
     if radius <= 0:
@@ -222,9 +237,14 @@ def dilated(mask: np.ndarray, radius: int) -> np.ndarray:
     return window > 0
 
 
-def visual_similarity(gold_player, candidate_player, config: dict, side: float = 0.0) -> dict:
+def visual_similarity(
+    gold_player, candidate_player, config: dict, side: float = 0.0, offset=None
+) -> dict:
     """F1 of the two registered masks with the configured pixel tolerance. ``side`` is the
-    larger side of the gold's extents when the caller knows it (else it is measured)."""
+    larger side of the gold's extents when the caller knows it (else it is measured).
+    ``offset``: the part registration (added to candidate coordinates); the candidate
+    mask is placed by it, so annotation placed elsewhere cannot shift the part's pixels.
+    None: centroids registered (seed 001's rule)."""
     size = int(config["raster_size"])
     usable = size / 2 - float(config["raster_margin_px"])
     tolerance = int(config["raster_tolerance_px"])
@@ -241,9 +261,12 @@ def visual_similarity(gold_player, candidate_player, config: dict, side: float =
     reach = np.abs(gold.reshape(-1, 2) - gold_centroid).max() if len(gold) else 0.0
     scale = usable / reach if reach > 0 else 1.0
     gold_mask = mask_of(gold, gold_centroid, scale, size)
+    if offset is not None:
+        candidate_centroid = gold_centroid - np.asarray(offset, dtype=float)
     candidate_mask = mask_of(candidate, candidate_centroid, scale, size)
     near_gold, near_candidate = dilated(gold_mask, tolerance), dilated(candidate_mask, tolerance)
-    gold_pixels, candidate_pixels = int(gold_mask.sum()), int(candidate_mask.sum())
+    off_canvas = off_canvas_pixels(candidate, candidate_centroid, scale, size)
+    gold_pixels, candidate_pixels = int(gold_mask.sum()), int(candidate_mask.sum()) + off_canvas
     recall = float((gold_mask & near_candidate).sum() / gold_pixels) if gold_pixels else 0.0
     precision = (
         float((candidate_mask & near_gold).sum() / candidate_pixels) if candidate_pixels else 0.0
@@ -254,6 +277,7 @@ def visual_similarity(gold_player, candidate_player, config: dict, side: float =
         "tolerance_px": tolerance,
         "gold_pixels": gold_pixels,
         "candidate_pixels": candidate_pixels,
+        "candidate_off_canvas_pixels": off_canvas,
         "precision": precision,
         "recall": recall,
     }
@@ -263,27 +287,5 @@ def visual_similarity(gold_player, candidate_player, config: dict, side: float =
         "near_gold": near_gold,
         "near_candidate": near_candidate,
     }
-    return {"value": value, "counts": counts, "masks": masks}
-
-
-def write_diagnostic(path: str, masks: dict, caption: str) -> None:
-    """PNG: matching foreground black, gold-only red, candidate-only blue (matplotlib Agg)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
-    from matplotlib.figure import Figure  # noqa: PLC0415
-
-    gold, candidate = masks["gold"], masks["candidate"]
-    image = np.ones(gold.shape + (3,))
-    gold_only = gold & ~masks["near_candidate"]
-    candidate_only = candidate & ~masks["near_gold"]
-    matching = (gold & masks["near_candidate"]) | (candidate & masks["near_gold"])
-    image[matching] = (0.0, 0.0, 0.0)
-    image[gold_only] = (0.85, 0.0, 0.0)
-    image[candidate_only] = (0.0, 0.2, 0.95)
-    height, width = gold.shape
-    figure = Figure(figsize=(width / 100, (height + 40) / 100), dpi=100)
-    FigureCanvasAgg(figure)
-    axes = figure.add_axes((0, 40 / (height + 40), 1, height / (height + 40)))
-    axes.imshow(image, interpolation="nearest")
-    axes.set_axis_off()
-    figure.text(0.01, 0.01, caption, fontsize=9, family="monospace")
-    figure.savefig(path, dpi=100)
+    segments = {"gold": gold, "candidate": candidate}
+    return {"value": value, "counts": counts, "masks": masks, "segments": segments}

@@ -16,8 +16,18 @@ import hashlib
 import json
 import os
 
+import numpy as np
+
 from cadbench_wb import standard
-from cadbench_wb.drafting import annotations, geometry, matching, raster
+from cadbench_wb.drafting import (
+    annotations,
+    classify,
+    diagnostic_png,
+    geometry,
+    matching,
+    raster,
+    registration,
+)
 from cadbench_wb.drafting.reading import DrawingUnreadable, file_format, read_drawing
 
 SCHEMA = "cadbench.drawing-score/1"
@@ -54,6 +64,7 @@ def scorer_config(prohibited: list[str] | None = None) -> dict:
         config["prohibited_entities"] = sorted({name.upper() for name in prohibited})
     config["linear_tolerance"] = [standard.LINEAR_TOLERANCE_ABS_MM, standard.LINEAR_TOLERANCE_REL]
     config["angular_tolerance_deg"] = standard.ANGULAR_TOLERANCE_DEG
+    config["annotation"] = copy.deepcopy(standard.DRAWING_2D_ANNOTATION)
     return config
 
 
@@ -171,6 +182,8 @@ def _result(gold_path, candidate_path, config) -> dict:
         },
         "gold": _file_facts(gold_path),
         "candidate": _file_facts(candidate_path),
+        "registration": None,
+        "classification": None,
         "diagnostic": None,
         "scorerConfigHash": scorer_config_hash(config),
     }
@@ -193,35 +206,74 @@ def score_drawings(
     return _rounded(result)
 
 
-def _interpreted(failure: str, what, *args):
+def _interpreted(failure: str, what, *args, **kwargs):
     """Run one reading step; a drawing whose content ezdxf cannot interpret fails with
     ``failure`` instead of breaking the scorer (seed 001: no escape by crashing it)."""
     try:
-        return what(*args)
+        return what(*args, **kwargs)
     except ScoreFailure:
         raise
     except Exception as exc:  # noqa: BLE001 - malformed entities raise anything
         raise ScoreFailure(failure, f"cannot interpret: {type(exc).__name__}: {exc}") from None
 
 
+def _sampled(doc, failure, config, interval=None):
+    """(all curves, their classification, the part's curves) of one drawing."""
+    every = _interpreted(
+        failure,
+        geometry.curves_of,
+        doc,
+        config["sample_interval_rel"],
+        config["sample_cap"],
+        interval,
+    )
+    classes = _interpreted(failure, classify.classified, every)
+    part = classify.part_only(every, classes)
+    return every, classes, part
+
+
 def _score_into(result, gold_path, candidate_path, config, diagnostic) -> None:
     gold_doc = _read_gold(gold_path)
     candidate_doc = _read_candidate(candidate_path, config["prohibited_entities"])
-    interval_rel, cap = config["sample_interval_rel"], config["sample_cap"]
-    gold = _interpreted("gold_invalid", geometry.curves_of, gold_doc, interval_rel, cap)
-    if len(gold.points) == 0:
+    gold_all, gold_classes, gold = _sampled(gold_doc, "gold_invalid", config)
+    if len(gold_all.points) == 0:
         raise ScoreFailure("gold_invalid", "the gold drawing has no curves in model space")
-    candidate = _interpreted(
-        "unreadable_dxf", geometry.curves_of, candidate_doc, interval_rel, cap, gold.interval
+    if len(gold.points) == 0:
+        raise ScoreFailure("gold_invalid", "the gold drawing has no part geometry, annotation only")
+    candidate_all, candidate_classes, candidate = _sampled(
+        candidate_doc, "unreadable_dxf", config, gold_all.interval
     )
     diagonal = gold.diagonal
     full = max(config["match_distance_abs"], config["match_distance_rel"] * diagonal, gold.interval)
-    geometry_part = matching.geometry_similarity(gold, candidate, full, config["soft_falloff"])
+    anchors = (
+        registration.anchors_of(gold_all, gold_classes.part),
+        registration.anchors_of(candidate_all, candidate_classes.part),
+    )
+    geometry_part = matching.geometry_similarity(
+        gold, candidate, full, config["soft_falloff"], config, anchors
+    )
     offset = geometry_part.pop("offset")
+    result["registration"] = geometry_part.pop("registration")
+    layers = geometry_part.pop("layers")
+    result["classification"] = {
+        "gold": gold_classes.report,
+        "candidate": candidate_classes.report,
+    }
 
-    gold_dims, gold_texts = _interpreted("gold_invalid", annotations.annotations_of, gold_doc)
+    tolerance = 1e-6 * max(diagonal, 1.0)
+    gold_dims, gold_texts = _interpreted(
+        "gold_invalid",
+        annotations.annotations_of,
+        gold_doc,
+        _labels(gold_all, gold_classes),
+        tolerance,
+    )
     candidate_dims, candidate_texts = _interpreted(
-        "unreadable_dxf", annotations.annotations_of, candidate_doc
+        "unreadable_dxf",
+        annotations.annotations_of,
+        candidate_doc,
+        _labels(candidate_all, candidate_classes),
+        tolerance,
     )
     radius = config["placement_radius_rel"] * diagonal
     shares = config["measurement_share"], config["placement_share"]
@@ -237,7 +289,7 @@ def _score_into(result, gold_path, candidate_path, config, diagnostic) -> None:
     except raster.RenderFailed as exc:
         raise ScoreFailure("render_failed", str(exc)) from None
     side = float(max(gold.bbox[2:] - gold.bbox[:2]))
-    visual = raster.visual_similarity(gold_strokes, candidate_strokes, config, side)
+    visual = raster.visual_similarity(gold_strokes, candidate_strokes, config, side, offset)
 
     parts = {
         "geometry_similarity": (geometry_part, True),
@@ -254,14 +306,21 @@ def _score_into(result, gold_path, candidate_path, config, diagnostic) -> None:
         if applicable:
             weighted += config["weights"][name] * part["value"]
             weights += config["weights"][name]
+    result["components"]["geometry_similarity"]["layers"] = layers
     raw = weighted / weights
     gate = config["gate_floor"] + config["gate_slope"] * geometry_part["value"]
     result["raw"], result["geometry_gate"] = raw, gate
     result["score"] = min(raw, gate)
     if diagnostic:
-        caption = (
-            f"black: matching  red: gold only  blue: candidate only   "
-            f"visual {visual['value']:.3f}  score {result['score']:.3f}"
+        drawn = diagnostic_png.Drawn(
+            gold_all, gold_classes, visual["segments"]["gold"], np.zeros(2)
         )
-        raster.write_diagnostic(diagnostic, visual["masks"], caption)
+        placed = diagnostic_png.Drawn(
+            candidate_all, candidate_classes, visual["segments"]["candidate"], offset
+        )
+        diagnostic_png.write(diagnostic, drawn, placed, result, full)
         result["diagnostic"] = diagnostic
+
+
+def _labels(curves, classes) -> list:
+    return [(curves.texts[i].anchor, curves.texts[i].content) for i in classes.labels]
