@@ -147,11 +147,10 @@ THREADS = {
     # lofted loops), a fade-out fitted against its thread's screw 0.05 and more.
     "fit_residual": 0.01,
     # A fit is unique only when the second-best linear complex leaves an rms residual above
-    # fit_unique and fit_unique_ratio x the best one's: a cylinder or a crest strip (1e-3),
-    # a sliver face (3e-6) or a patch too small to tell admit two screws; a one-turn flank
-    # leaves 0.027 (bd_warehouse, 20 x its residual) to 0.04 (cq_warehouse).
+    # fit_unique: a cylinder or a crest strip (1e-3), a sliver face (3e-6) or a patch too
+    # small to tell admit two screws; a one-turn flank leaves 0.027 (bd_warehouse) to 0.04
+    # (cq_warehouse), a fade-out 0.006 to 0.027.
     "fit_unique": 0.005,
-    "fit_unique_ratio": 5.0,
     # Reweightings of the linear-complex fit (1 / |v|^2) and rounds of growing a flank
     # group (fit the faces the screw slides together, collect again) before it is final.
     "fit_reweightings": 2,

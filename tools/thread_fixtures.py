@@ -15,7 +15,8 @@ A part is the generator's IsoThread fused with a core: a cylinder for an externa
 (a stud, 1 mm of plain shank beyond each thread end), a hexagon with a bore for an internal
 one (a nut as high as the thread). The core overlaps the thread's root so the fuse never
 meets coincident faces: bd_warehouse's thread reaches 0.2 mm into the core by itself
-(its `interference`), cq_warehouse's does not, so its core is made CORE_OVERLAP larger.
+(its `interference`), cq_warehouse's does not, so its stud core is made CORE_OVERLAP larger
+(its nut bore is at d/2, where the fuse was found to hold).
 """
 
 import json
@@ -58,10 +59,16 @@ def min_radius(major: float, pitch: float) -> float:
     return (major - 2 * 5 / 8 * (pitch / 2) / math.tan(math.radians(30))) / 2
 
 
+# ISO 261 coarse pitches of the sizes used: a designation names the pitch only when fine.
+COARSE = {3.0: 0.5, 4.0: 0.7, 5.0: 0.8, 6.0: 1.0, 8.0: 1.25, 10.0: 1.5, 12.0: 1.75}
+
+
 def _record(name, generator, major, pitch, length, external, hand, finishes, z0=0.0):
+    fine = COARSE[major] != pitch
     return {
         "file": f"{name}.step",
         "generator": generator,
+        "designation": f"M{major:g}x{pitch:g}" if fine else f"M{major:g}",
         "kind": "external" if external else "internal",
         "major_diameter": major,
         "pitch": pitch,
@@ -93,7 +100,9 @@ def build_bd() -> list[dict]:
         else:
             body = _bd_nut(bd, NUT_ACROSS_FLATS[major], major / 2, length)
         _write_bd(bd, body, pieces, name)
-        records.append(_record(name, "bd_warehouse", major, pitch, length, external, hand, finishes))
+        records.append(
+            _record(name, "bd_warehouse", major, pitch, length, external, hand, finishes)
+        )
     name, threads = BD_TWO
     (m1, p1, l1, h1, z1), (m2, p2, l2, h2, z2) = threads
     body = core_cylinder(min_radius(m1, p1), z1 - PLAIN, z2 - z1 + PLAIN)
@@ -149,7 +158,9 @@ def build_cq() -> list[dict]:
         solids = shape.Solids()
         assert len(solids) == 1 and solids[0].isValid(), f"{name}: {len(solids)} solids"
         cq.exporters.export(solids[0], os.path.join(OUT, f"{name}.step"))
-        records.append(_record(name, "cq_warehouse", major, pitch, length, external, hand, finishes))
+        records.append(
+            _record(name, "cq_warehouse", major, pitch, length, external, hand, finishes)
+        )
     return records
 
 

@@ -120,7 +120,7 @@ def screw_fit(points: np.ndarray, normals: np.ndarray) -> Screw | None:
     screw = Screw(c / math.sqrt(norm2), centre + scale * np.cross(c, c_bar) / norm2, 0.0)
     screw.lead = 2 * math.pi * per_radian
     screw.residual = _rms(screw.residuals(points, normals))
-    if second_residual < max(params["fit_unique"], params["fit_unique_ratio"] * screw.residual):
+    if second_residual < params["fit_unique"]:
         return None  # two independent screws fit: a cylinder, a plane, a tiny patch
     return screw
 
@@ -167,9 +167,7 @@ def flank_groups(faces: list[FaceSamples]) -> list[tuple[Screw, list[FaceSamples
     are fitted together until the group no longer changes."""
     for samples in faces:
         samples.own = own_fit(samples)
-    seeds = sorted(
-        (s for s in faces if s.own is not None), key=lambda s: (-len(s.points), s.index)
-    )
+    seeds = sorted((s for s in faces if s.own is not None), key=lambda s: (-len(s.points), s.index))
     used: set[int] = set()
     groups = []
     for seed in seeds:

@@ -2,13 +2,11 @@
 """Threads: modeled ones measured on the B-rep, cosmetic ones read from document data.
 
 A modeled thread is recognised by its geometry, never by its history: its flanks are
-helical surfaces. A surface is helical when one screw motion (turn about an axis while
-advancing by the lead) slides it along itself, i.e. every surface point p with normal n
-satisfies n . (c_bar + c x p) = 0 for one fixed pair (c, c_bar): a linear-complex fit
-(Pottmann and Wallner, kinematic surfaces), one 6x6 eigenproblem per face. The fit gives
-the axis, the lead and, by its sign, the handedness, whatever the kernel's surface type
-(B-spline sweep, PartDesign helix, STEP import). Surfaces of revolution fit with zero lead
-and cylinders or planes are degenerate; neither counts as a thread.
+helical surfaces, found and grouped by screw motion in thread_flanks.py whatever made them
+(PartDesign helix, Fasteners, bd_warehouse lofts, cq_warehouse ruled helices, STEP import).
+One record per physical thread: the flanks of one screw, split where the axis has a gap,
+each run going all the way round the axis; the faces around them that lie in the thread's
+band (crest and root strips, fade-outs, end caps) join it as its run-out.
 
 Cosmetic threads (a plain cylinder plus a thread attribute) exist only in a document's data:
 they are read from the FCStd's objects as plain values (fcstd_data), never executed, and
@@ -25,6 +23,7 @@ import numpy as np
 
 from cadbench_wb import resources, standard
 from cadbench_wb.app import thread_flanks
+
 DATA_DIR = os.path.join(resources.ROOT, "resources", "data")
 
 
