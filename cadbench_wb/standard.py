@@ -171,6 +171,9 @@ THREADS = {
     "min_lead_rel": 1e-3,
     # Mean |normal . axis| of a flank: a helical strip with radial normals is no flank.
     "min_flank_cos": 0.05,
+    # |Mean normal . outward radial| of a thread's flanks: 0.5 for 60-degree flanks (both
+    # lean the same way), about 0 for a spring's tube or a coil's round wire.
+    "min_radial_share": 0.2,
     # ISO designation: same pitch within pitch_rel, major within abs + pitch share.
     "pitch_rel": 0.01,
     "designation_major_abs": 0.1,

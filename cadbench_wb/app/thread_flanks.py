@@ -163,22 +163,44 @@ def own_fit(samples: FaceSamples) -> Screw | None:
 
 def flank_groups(faces: list[FaceSamples]) -> list[tuple[Screw, list[FaceSamples]]]:
     """(screw, flank faces) of every group of faces one screw slides that goes all the way
-    round its axis, largest first. Each face's own fit proposes a screw; the faces it slides
-    are fitted together until the group no longer changes."""
+    round its axis. Each face's own fit proposes a screw, largest faces first; the faces it
+    slides are fitted together until the group no longer changes; two groups one screw
+    slides together (a seed whose own fit was off by more than the others' spread) are one."""
     for samples in faces:
         samples.own = own_fit(samples)
-    seeds = sorted((s for s in faces if s.own is not None), key=lambda s: (-len(s.points), s.index))
+    seeds = sorted((s for s in faces if s.own is not None), key=_seed_order)
     used: set[int] = set()
-    groups = []
+    groups: list[tuple[Screw, list[FaceSamples]]] = []
     for seed in seeds:
         if seed.index in used:
             continue
         screw, members = _grown(seed, [s for s in faces if s.index not in used])
         if screw is None or not goes_round(screw, members):
             continue
-        groups.append((screw, members))
         used.update(s.index for s in members)
+        for number, (_other, others) in enumerate(groups):
+            joint = _joint_fit(others + members)
+            if joint is not None:
+                groups[number] = (joint, others + members)
+                break
+        else:
+            groups.append((screw, members))
     return groups
+
+
+def _seed_order(samples: FaceSamples) -> tuple:
+    """Largest sampled extent first (a whole loop before its fade-out), then face order."""
+    return (-float(np.ptp(samples.points, axis=0).sum()), samples.index)
+
+
+def _joint_fit(members: list[FaceSamples]) -> Screw | None:
+    """The one screw that slides all these faces, if there is one."""
+    joint = screw_fit(
+        np.vstack([s.points for s in members]), np.vstack([s.normals for s in members])
+    )
+    if joint is None or joint.residual > standard.THREADS["fit_residual"]:
+        return None
+    return joint
 
 
 def _grown(seed: FaceSamples, faces: list[FaceSamples]):
@@ -187,10 +209,8 @@ def _grown(seed: FaceSamples, faces: list[FaceSamples]):
         found = [s for s in faces if s is seed or slides(screw, s)]
         if [s.index for s in found] == [s.index for s in members] and len(members) > 1:
             break
-        joint = screw_fit(
-            np.vstack([s.points for s in found]), np.vstack([s.normals for s in found])
-        )
-        if joint is None or joint.residual > standard.THREADS["fit_residual"]:
+        joint = _joint_fit(found)
+        if joint is None:
             break
         screw, members = joint, found
     return screw, members

@@ -146,7 +146,8 @@ def modeled_threads(shape) -> list[Thread]:
     found = []
     for screw, members in thread_flanks.flank_groups(faces):
         for run in _axial_runs(screw, members):
-            found.append(_thread_of(shape, screw, run))
+            if _faces_one_way(screw, run):
+                found.append(_thread_of(shape, screw, run))
     return sorted(found, key=lambda t: (tuple(np.round(t.axis, 6)), tuple(np.round(t.start, 6))))
 
 
@@ -167,6 +168,20 @@ def _axial_runs(screw, members) -> list[list]:
         runs[-1].append(samples)
         top = max(top, high) if len(runs[-1]) > 1 else high
     return [run for run in runs if thread_flanks.goes_round(screw, run)]
+
+
+def _faces_one_way(screw, members) -> bool:
+    """True when the flanks face away from the axis (external) or towards it (internal) as
+    a whole: both flanks of a 60-degree thread lean their normals half radial the same way
+    (mean +-0.5), a helical spring's tube or a coil's round wire averages to nothing.
+    Faces weigh by their area: a fuse leaves ribbons 1e-4 mm wide along loop seams."""
+    total = weight = 0.0
+    for samples in members:
+        radial = _radial_unit(samples.points, screw.point, screw.axis)
+        area = samples.face.Area
+        total += area * float(np.einsum("ij,ij->i", samples.normals, radial).mean())
+        weight += area
+    return weight > 0 and abs(total / weight) >= standard.THREADS["min_radial_share"]
 
 
 def _thread_of(shape, screw, members) -> Thread:

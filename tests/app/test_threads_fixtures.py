@@ -167,3 +167,17 @@ def test_a_cylinder_fits_no_unique_screw():
     points = np.column_stack([4 * np.cos(theta), 4 * np.sin(theta), z])
     normals = np.column_stack([np.cos(theta), np.sin(theta), np.zeros(100)])
     assert thread_flanks.screw_fit(points, normals) is None
+
+
+def test_a_helical_spring_is_no_thread(fc, part):
+    """A round wire swept along a helix is helical too, but its tube faces every way: the
+    mean outward share of its normals is about 0, not the 0.5 of 60-degree flanks, so it
+    stays below min_radial_share (0.2)."""
+    helix = part.makeHelix(3.0, 9.0, 5.0)
+    start = helix.Edges[0].valueAt(helix.Edges[0].FirstParameter)
+    tangent = helix.Edges[0].tangentAt(helix.Edges[0].FirstParameter)
+    circle = part.Wire(part.makeCircle(0.8, start, tangent))
+    sweep = part.Wire(helix.Edges).makePipeShell([circle], True, True)
+    assert sweep.isValid() and sweep.Volume > 0
+    assert threads.has_modeled_thread(sweep)  # helical faces: exact booleans are skipped
+    assert threads.modeled_threads(sweep) == []
