@@ -53,6 +53,20 @@ class FaceSamples:
     normals: np.ndarray
     own: Screw | None = None  # the face's own screw fit, if it has a unique one
     _edges: np.ndarray | None = None
+    _area: float | None = None
+
+    def area(self) -> float:
+        """The grid's area (its quadrilaterals, over the untrimmed parameter range): enough
+        to weigh faces, fifty times cheaper than OpenCASCADE's integral on a B-spline."""
+        if self._area is None:
+            side = math.isqrt(len(self.points))
+            if side * side == len(self.points):
+                grid = self.points.reshape(side, side, 3)
+                along_u, along_v = np.diff(grid, axis=0)[:, :-1], np.diff(grid, axis=1)[:-1]
+                self._area = float(np.linalg.norm(np.cross(along_u, along_v), axis=2).sum())
+            else:  # a singular point was left out of the grid
+                self._area = float(self.face.Area)
+        return self._area
 
     def edge_points(self) -> np.ndarray:
         """Points along the face's edges, a few degrees apart on a thread's loop: where the

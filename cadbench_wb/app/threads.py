@@ -178,7 +178,7 @@ def _faces_one_way(screw, members) -> bool:
     total = weight = 0.0
     for samples in members:
         radial = _radial_unit(samples.points, screw.point, screw.axis)
-        area = samples.face.Area
+        area = samples.area()
         total += area * float(np.einsum("ij,ij->i", samples.normals, radial).mean())
         weight += area
     return weight > 0 and abs(total / weight) >= standard.THREADS["min_radial_share"]
