@@ -181,3 +181,19 @@ def test_a_helical_spring_is_no_thread(fc, part):
     assert sweep.isValid() and sweep.Volume > 0
     assert threads.has_modeled_thread(sweep)  # helical faces: exact booleans are skipped
     assert threads.modeled_threads(sweep) == []
+
+
+def test_square_ended_thread_pair_takes_the_thread_route():
+    """The issue's M6 stud pair (right-hand faded, left-hand squared) once went to exact
+    booleans (53 s, and an empty common): both are modeled threads, so the mesh route."""
+    from cadbench_wb.app.scoring import score_files
+
+    faded = os.path.join(DATA, "bd_m6x1_stud_rh_fade.step")
+    square = os.path.join(DATA, "bd_m6x1_stud_lh_square.step")
+    result = score_files(faded, square, {"only": ["shape", "threads"], "no_align": True})
+    assert result["shape"]["method"] == "mesh"
+    assert result["threadMatch"] == 0.0
+    (pair,) = result["threads"]["pairs"]
+    assert not pair["checks"]["hand"]["ok"] and pair["checks"]["pitch"]["ok"]
+    same = score_files(faded, faded, {"only": ["threads"], "no_align": True})
+    assert same["threadMatch"] == 1.0
