@@ -7,6 +7,11 @@ build123d and CadQuery pin different OCP builds:
     /work/venvs/threads/bin/python tools/thread_fixtures.py bd       # bd_warehouse
     /work/venvs/threads-cq/bin/python tools/thread_fixtures.py cq    # cq_warehouse
 
+(venvs: `python3 -m venv /work/venvs/threads && /work/venvs/threads/bin/pip install
+bd_warehouse`; `python3 -m venv /work/venvs/threads-cq && .../pip install cadquery`, then
+`pip install --no-deps` a clone of github.com/gumyr/cq_warehouse, which is not on PyPI.)
+Part names after bd|cq rebuild only those parts.
+
 Each run rewrites its own files in tests/data/threads/ and its own entries in
 manifest.json there: the construction parameters that tests/app/test_threads_fixtures.py
 reads as the expected truth. Lengths are kept to a few pitches so that each file is small.
@@ -49,8 +54,13 @@ CQ_PARTS = [
     ("cq_m5_stud_rh_chamfer", 5.0, 0.8, 2.4, True, "right", ("chamfer", "fade")),
     ("cq_m10_nut_lh_fade_square", 10.0, 1.5, 4.5, False, "left", ("fade", "square")),
 ]
-# Two threads on one axis: M8 x 1.25 right-hand from z 0 to 3, M6 x 1 left-hand from 6 to 8.5.
-BD_TWO = ("bd_two_threads_m8_m6lh", [(8.0, 1.25, 3.0, "right", 0.0), (6.0, 1.0, 2.5, "left", 6.0)])
+# Two threads on one axis, faded at both ends: (major, pitch, length, hand, z of the start).
+# M8 x 1.25 right-hand from z 0 to 3 and M6 x 1 left-hand from 6 to 8.5; and a stud with the
+# same M6 x 1 right-hand thread at both ends (one screw slides both: two records all the same).
+BD_MULTI = [
+    ("bd_two_threads_m8_m6lh", [(8.0, 1.25, 3.0, "right", 0.0), (6.0, 1.0, 2.5, "left", 6.0)]),
+    ("bd_double_end_stud_m6", [(6.0, 1.0, 2.5, "right", 0.0), (6.0, 1.0, 2.5, "right", 5.0)]),
+]
 NUT_ACROSS_FLATS = {8.0: 13.0, 10.0: 16.0}
 
 
@@ -81,7 +91,7 @@ def _record(name, generator, major, pitch, length, external, hand, finishes, z0=
     }
 
 
-def build_bd() -> list[dict]:
+def build_bd(names) -> list[dict]:
     import build123d as bd  # noqa: PLC0415
     from bd_warehouse.thread import IsoThread  # noqa: PLC0415
 
@@ -94,6 +104,8 @@ def build_bd() -> list[dict]:
 
     records = []
     for name, major, pitch, length, external, hand, finishes in BD_PARTS:
+        if names and name not in names:
+            continue
         pieces = thread(major, pitch, length, external, hand, finishes)
         if external:
             body = core_cylinder(min_radius(major, pitch), -PLAIN, length + 2 * PLAIN)
@@ -103,17 +115,23 @@ def build_bd() -> list[dict]:
         records.append(
             _record(name, "bd_warehouse", major, pitch, length, external, hand, finishes)
         )
-    name, threads = BD_TWO
-    (m1, p1, l1, h1, z1), (m2, p2, l2, h2, z2) = threads
-    body = core_cylinder(min_radius(m1, p1), z1 - PLAIN, z2 - z1 + PLAIN)
-    body = body.fuse(core_cylinder(min_radius(m2, p2), z2 - 1.0, l2 + 1.0 + PLAIN))
-    pieces = thread(m1, p1, l1, True, h1, ("fade", "fade"), z1)
-    pieces += thread(m2, p2, l2, True, h2, ("fade", "fade"), z2)
-    _write_bd(bd, body, pieces, name)
-    for major, pitch, length, hand, z0 in threads:
-        records.append(
-            _record(name, "bd_warehouse", major, pitch, length, True, hand, ("fade", "fade"), z0)
-        )
+    fade = ("fade", "fade")
+    for name, threads in BD_MULTI:
+        if names and name not in names:
+            continue
+        # Each thread on a core of its own root radius, running from 1 mm below its start
+        # to its neighbour's core (the last one 1 mm past its end).
+        body, pieces = None, []
+        for number, (major, pitch, length, hand, z0) in enumerate(threads):
+            top = threads[number + 1][4] if number + 1 < len(threads) else z0 + length + PLAIN
+            low = z0 - PLAIN if number == 0 else z0 - 1.0
+            core = core_cylinder(min_radius(major, pitch), low, top - low)
+            body = core if body is None else body.fuse(core)
+            pieces += thread(major, pitch, length, True, hand, fade, z0)
+            records.append(
+                _record(name, "bd_warehouse", major, pitch, length, True, hand, fade, z0)
+            )
+        _write_bd(bd, body, pieces, name)
     return records
 
 
@@ -133,12 +151,14 @@ def _write_bd(bd, body, pieces, name):
     bd.export_step(solids[0], os.path.join(OUT, f"{name}.step"))
 
 
-def build_cq() -> list[dict]:
+def build_cq(names) -> list[dict]:
     import cadquery as cq  # noqa: PLC0415
     from cq_warehouse.thread import IsoThread  # noqa: PLC0415
 
     records = []
     for name, major, pitch, length, external, hand, finishes in CQ_PARTS:
+        if names and name not in names:
+            continue
         made = IsoThread(major, pitch, length, external=external, hand=hand, end_finishes=finishes)
         if external:
             radius = min_radius(major, pitch) + CORE_OVERLAP
@@ -172,19 +192,24 @@ def versions(generator: str) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1 or argv[0] not in ("bd", "cq"):
-        print("usage: thread_fixtures.py bd|cq", file=sys.stderr)
+    if not argv or argv[0] not in ("bd", "cq"):
+        print("usage: thread_fixtures.py bd|cq [part name ...]", file=sys.stderr)
         return 2
-    generator = argv[0]
+    generator, names = argv[0], set(argv[1:])
     os.makedirs(OUT, exist_ok=True)
-    records = build_bd() if generator == "bd" else build_cq()
+    records = build_bd(names) if generator == "bd" else build_cq(names)
     library = "bd_warehouse" if generator == "bd" else "cq_warehouse"
+    made = {r["file"] for r in records}
     manifest = {"generators": {}, "threads": []}
     if os.path.exists(MANIFEST):
         with open(MANIFEST, encoding="utf-8") as handle:
             manifest = json.load(handle)
     manifest["generators"][library] = versions(generator)
-    kept = [r for r in manifest["threads"] if r["generator"] != library]
+    kept = [
+        r
+        for r in manifest["threads"]
+        if r["generator"] != library or (names and r["file"] not in made)
+    ]
     manifest["threads"] = sorted(kept + records, key=lambda r: (r["file"], r["start_z"]))
     with open(MANIFEST, "w", encoding="utf-8") as handle:
         json.dump(manifest, handle, indent=1, sort_keys=True)
