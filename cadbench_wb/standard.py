@@ -159,10 +159,12 @@ THREADS = {
     # wider than 360 / turn_sectors degrees (an end tip or a fade-out covers a quarter turn,
     # so leaves a 270-degree gap).
     "turn_sectors": 12,
-    # Parameter grid per free-form face for reading threads (grid x grid samples), and the
+    # Samples per free-form face for reading threads (grid x grid points of a Fibonacci
+    # lattice over its parameter range), and the
     # sagitta of the points along its edges as a share of the face's diagonal: on a loop
     # of radius r and diagonal about 3 r, 1e-3 puts them 2 acos(1 - 3e-3) = 9 degrees apart.
     "grid": 7,
+    "quick_grid": 5,  # has_modeled_thread, run on every scoring
     "edge_sagitta_rel": 1e-3,
     # Flanks of one screw further apart along the axis than run_gap_leads x the lead are two
     # threads (a stud threaded at both ends); a loop's flanks overlap the next one's.
