@@ -10,7 +10,9 @@ build123d and CadQuery pin different OCP builds:
 (venvs: `python3 -m venv /work/venvs/threads && /work/venvs/threads/bin/pip install
 bd_warehouse`; `python3 -m venv /work/venvs/threads-cq && .../pip install cadquery`, then
 `pip install --no-deps` a clone of github.com/gumyr/cq_warehouse, which is not on PyPI.)
-Part names after bd|cq rebuild only those parts.
+Part names after bd|cq rebuild only those parts. `.venv/bin/python tools/thread_fixtures.py
+nist FOLDER` (the project's venv, FreeCAD) extracts the blend faces of two NIST test parts
+(no thread, yet each face fits a screw) from the public-domain STEP files in FOLDER.
 
 Each run rewrites its own files in tests/data/threads/ and its own entries in
 manifest.json there: the construction parameters that tests/app/test_threads_fixtures.py
@@ -184,6 +186,36 @@ def build_cq(names) -> list[dict]:
     return records
 
 
+NIST_BLENDS = ("nist_ctc_02_asme1_ap242-e2.stp", "nist_ftc_07_asme1_rd.stp")
+
+
+def extract_nist_blends(folder: str) -> None:
+    """The blend faces of two NIST test parts that fit a screw on their own (to 3e-3,
+    over a fraction of a turn), as small BREP compounds: the parts have no thread. Runs
+    with the project's own venv (FreeCAD), on the public-domain NIST STEP files in folder.
+    (Which faces to keep is cadbench's own per-face fit; what they must read as, no
+    thread, is NIST's.)"""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
+
+    import_freecad()
+    import Part  # noqa: PLC0415
+
+    from cadbench_wb.app import thread_flanks  # noqa: PLC0415
+
+    for name in NIST_BLENDS:
+        shape = Part.read(os.path.join(folder, name))
+        faces = []
+        for samples in thread_flanks.free_form_samples(shape, 5):
+            if thread_flanks.own_fit(samples) is not None:
+                faces.append(samples.face)
+        target = os.path.join(OUT, name.split("_asme1")[0] + "_blends.brep")
+        Part.Compound(faces).exportBrep(target)
+        print(
+            f"{os.path.basename(target)}: {len(faces)} faces, {os.path.getsize(target) / 1024:.0f} KB"
+        )
+
+
 def versions(generator: str) -> dict:
     from importlib.metadata import version  # noqa: PLC0415
 
@@ -192,8 +224,14 @@ def versions(generator: str) -> dict:
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[0] == "nist":
+        extract_nist_blends(argv[1])
+        return 0
     if not argv or argv[0] not in ("bd", "cq"):
-        print("usage: thread_fixtures.py bd|cq [part name ...]", file=sys.stderr)
+        print(
+            "usage: thread_fixtures.py bd|cq [part name ...] | nist NIST_STEP_FOLDER",
+            file=sys.stderr,
+        )
         return 2
     generator, names = argv[0], set(argv[1:])
     os.makedirs(OUT, exist_ok=True)

@@ -124,11 +124,23 @@ def freecad_hole_sizes() -> dict:
 
 def has_modeled_thread(shape) -> bool:
     """True when the shape has helical flanks that go all the way round an axis, whatever
-    they end in (fade-out, square cut, chamfer): a cheaper pass of modeled_threads' reading
-    (a 5 x 5 grid per free-form face, stopping at the first such group; nothing to do on
-    parts made of planes, cylinders, cones, spheres and tori). A single face that fits a
-    screw is not enough: blends on real parts do to 3e-3 (NIST CTC 02, CTC 05, FTC 07)."""
-    faces = thread_flanks.free_form_samples(shape, standard.THREADS["quick_grid"])
+    they end in (fade-out, square cut, chamfer): a cheap pass of modeled_threads' reading,
+    run on every scoring. A 5 x 5 lattice per free-form face (nothing to do on parts of
+    planes, cylinders, cones, spheres and tori); the first face that fits a screw and goes
+    round by itself (a loop, a whole flank) settles it, else the faces are grouped as
+    modeled_threads groups them. One face fitting a screw is not enough: blends on real
+    parts do, to 3e-3 (NIST CTC 02, CTC 05, FTC 07), over a fraction of a turn."""
+    faces = []
+    for index, face in enumerate(shape.Faces):
+        if type(face.Surface).__name__ in thread_flanks.ANALYTIC_SURFACES:
+            continue
+        samples = thread_flanks.face_samples(face, index, standard.THREADS["quick_grid"])
+        if samples is None:
+            continue
+        own = thread_flanks.own_fit(samples)
+        if own is not None and thread_flanks.goes_round(own, [samples]):
+            return True
+        faces.append(samples)
     return bool(faces) and bool(thread_flanks.flank_groups(faces, first_only=True))
 
 

@@ -197,3 +197,19 @@ def test_square_ended_thread_pair_takes_the_thread_route():
     assert not pair["checks"]["hand"]["ok"] and pair["checks"]["pitch"]["ok"]
     same = score_files(faded, faded, {"only": ["threads"], "no_align": True})
     assert same["threadMatch"] == 1.0
+
+
+@pytest.mark.parametrize("name", ["nist_ctc_02_blends.brep", "nist_ftc_07_blends.brep"])
+def test_blends_that_fit_a_screw_are_no_thread(fc, name):
+    """Blend faces of unthreaded NIST parts each fit a screw within fit_residual, with
+    thread-like leads (+-1.85 at radius 13), but over a fraction of a turn, alone or
+    together: the thread rule must not take them for a thread (exact booleans would be
+    skipped on a part that needs them)."""
+    import Part
+
+    shape = Part.Shape()
+    shape.read(os.path.join(DATA, name))
+    faces = thread_flanks.free_form_samples(shape, 5)
+    assert faces and all(thread_flanks.own_fit(s) is not None for s in faces)
+    assert not threads.has_modeled_thread(shape)
+    assert threads.modeled_threads(shape) == []
