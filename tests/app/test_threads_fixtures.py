@@ -213,3 +213,20 @@ def test_blends_that_fit_a_screw_are_no_thread(fc, name):
     assert faces and all(thread_flanks.own_fit(s) is not None for s in faces)
     assert not threads.has_modeled_thread(shape)
     assert threads.modeled_threads(shape) == []
+
+
+@pytest.mark.parametrize(("degrees", "round_"), [(320.0, False), (340.0, True), (720.0, True)])
+def test_goes_round_boundary(fc, part, degrees, round_):
+    """turn_sectors (12): flanks go round when they leave no angular gap over 30 degrees.
+    A ruled flank between helices at radius 3 and 4 (60-degree flank, pitch 1) over 340
+    degrees leaves 20: a thread's; over 320 it leaves 40: an end tip's or a stray loop's."""
+    assert standard.THREADS["turn_sectors"] == 12
+    pitch, height = 1.0, degrees / 360.0
+    inner = part.makeHelix(pitch, height, 3.0)
+    outer = part.makeHelix(pitch, height, 4.0)
+    outer.translate(fc.Vector(0, 0, math.tan(math.radians(30))))
+    face = part.makeRuledSurface(inner.Edges[0], outer.Edges[0]).Faces[0]
+    samples = thread_flanks.face_samples(face, 0, 7)
+    screw = thread_flanks.own_fit(samples)
+    assert screw is not None and screw.lead == pytest.approx(pitch, rel=1e-3)
+    assert thread_flanks.goes_round(screw, [samples]) is round_
