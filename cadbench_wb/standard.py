@@ -160,9 +160,9 @@ THREADS = {
     # so leaves a 270-degree gap).
     "turn_sectors": 12,
     # Samples per free-form face for reading threads (grid x grid points of a Fibonacci
-    # lattice over its parameter range), and the
-    # sagitta of the points along its edges as a share of the face's diagonal: on a loop
-    # of radius r and diagonal about 3 r, 1e-3 puts them 2 acos(1 - 3e-3) = 9 degrees apart.
+    # lattice over its parameter range), and the sagitta of the points along its edges as
+    # a share of the face's diagonal: on a loop of radius r and diagonal about 3 r, 1e-3
+    # puts them 2 acos(1 - 3e-3) = 9 degrees apart, well inside turn_sectors' 30.
     "grid": 7,
     "quick_grid": 5,  # has_modeled_thread, run on every scoring
     "edge_sagitta_rel": 1e-3,
