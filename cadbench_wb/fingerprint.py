@@ -33,6 +33,7 @@ METRIC_SOURCES = (
     "app/brep_graph.py",
     "app/feature_stage.py",
     "app/threads.py",
+    "app/thread_flanks.py",
     "app/thread_stage.py",
     # Thread tables: a cosmetic 'M8' takes its pitch from them.
     "../resources/data/iso_metric_threads.csv",

@@ -145,15 +145,42 @@ FEATURES = {
 
 # Threads (app/threads.py, app/thread_stage.py, metrics/thread_matching.py).
 THREADS = {
-    # Helical-face test (linear-complex fit of sampled points and normals): the smallest
-    # eigenvalue share must be below fit_residual x the next one, and the next one above
-    # fit_degenerate (else the face is a cylinder or a plane, which any screw slides along).
-    "fit_residual": 1e-4,
-    "fit_degenerate": 1e-10,
+    # Helical flanks (app/thread_flanks.py). A sample's residual is n . v / |v|, the sine of
+    # the angle between the surface and the screw's motion: dimensionless, so one bound holds
+    # for every size. fit_residual bounds its rms over a face or a thread: lofted and swept
+    # B-spline flanks measure 1e-8 (cq_warehouse ruled helices) to 1.3e-3 (bd_warehouse
+    # lofted loops), a fade-out fitted against its thread's screw 0.05 and more.
+    "fit_residual": 0.01,
+    # A fit is unique only when the second-best linear complex leaves an rms residual above
+    # fit_unique: a cylinder or a crest strip (1e-3), a sliver face (3e-6) or a patch too
+    # small to tell admit two screws; a one-turn flank leaves 0.027 (bd_warehouse) to 0.04
+    # (cq_warehouse), a fade-out 0.006 to 0.027.
+    "fit_unique": 0.005,
+    # Reweightings of the linear-complex fit (1 / |v|^2) and rounds of growing a flank
+    # group (fit the faces the screw slides together, collect again) before it is final.
+    "fit_reweightings": 2,
+    "fit_rounds": 4,
+    # A thread's flanks go all the way round its axis: their edges leave no angular gap
+    # wider than 360 / turn_sectors degrees (an end tip or a fade-out covers a quarter turn,
+    # so leaves a 270-degree gap).
+    "turn_sectors": 12,
+    # Samples per free-form face for reading threads (grid x grid points of a Fibonacci
+    # lattice over its parameter range), and the sagitta of the points along its edges as
+    # a share of the face's diagonal: on a loop of radius r and diagonal about 3 r, 1e-3
+    # puts them 2 acos(1 - 3e-3) = 9 degrees apart, well inside turn_sectors' 30.
+    "grid": 7,
+    "quick_grid": 5,  # has_modeled_thread, run on every scoring
+    "edge_sagitta_rel": 1e-3,
+    # Flanks of one screw further apart along the axis than run_gap_leads x the lead are two
+    # threads (a stud threaded at both ends); a loop's flanks overlap the next one's.
+    "run_gap_leads": 0.5,
     # A lead below this share of the face size is a surface of revolution, not a helix.
     "min_lead_rel": 1e-3,
     # Mean |normal . axis| of a flank: a helical strip with radial normals is no flank.
     "min_flank_cos": 0.05,
+    # |Mean normal . outward radial| of a thread's flanks: 0.5 for 60-degree flanks (both
+    # lean the same way), about 0 for a spring's tube or a coil's round wire.
+    "min_radial_share": 0.2,
     # ISO designation: same pitch within pitch_rel, major within abs + pitch share.
     "pitch_rel": 0.01,
     "designation_major_abs": 0.1,
