@@ -180,6 +180,9 @@ def _read_properties(obj: DocumentObject, el: ET.Element) -> None:
             obj.shape_file = value.get("file") or None
         elif name == "Group" and isinstance(value, list):
             obj.group = value
+        elif name == "Model" and isinstance(value, list) and obj.type == "PartDesign::Body":
+            obj.group = value  # Bodies of the 0.14-0.16 development line list 'Model'
+
         elif name == "Placement" and isinstance(value, tuple):
             obj.placement = value
         elif name == "Label":

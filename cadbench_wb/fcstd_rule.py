@@ -142,7 +142,7 @@ def consumed_objects(doc: fcstd_data.Document) -> dict[str, str]:
         if not (doc.has_shape(consumer) or bodyish):
             continue
         for prop, targets in consumer.links.items():
-            if prop not in CONSUMING_LINKS and not (bodyish and prop == "Group"):
+            if prop not in CONSUMING_LINKS and not (bodyish and prop in ("Group", "Model")):
                 continue
             for target in targets:
                 if not target.file and target.name != consumer.name:
@@ -189,18 +189,30 @@ class _Walker:
 
     def parts(self, doc, obj, chain, via, depth=0, forced=False):
         """The scored parts under obj (forced: a link shows its target even when hidden)."""
-        if not forced and not self.shown(obj):
+        plain_group = (
+            bool(obj.group)
+            and obj.type not in PLACING_CONTAINERS
+            and obj.type not in LINK_TYPES
+            and not doc.has_shape(obj)
+        )
+        # A plain group's own Visibility hides nothing: its members carry their own.
+        if not forced and not plain_group and not self.shown(obj):
             return []
         if obj.type in LINK_TYPES:
             return self.link_parts(doc, obj, chain, via, depth)
         owner, consumed = self.facts(doc)
         if obj.name in consumed and not forced:
-            if doc.has_shape(obj) and self.shown(obj) and obj.type not in NOT_SOLIDS:
+            # A document saved by FreeCAD's window says what it displays: an input left
+            # visible there is shown, and scored. Without GuiDocument.xml (a script's
+            # document, where everything is 'visible'), consumed inputs are never scored.
+            label = obj.label or obj.name
+            if not (doc.has_gui_document and self.honour_visibility):
+                return []
+            if doc.has_shape(obj) and obj.type not in NOT_SOLIDS:
                 self.reader.notes.append(
-                    f"{obj.label or obj.name} is visible but {consumed[obj.name]} consumes "
-                    "it: an intermediate step, not scored"
+                    f"{label} is displayed although {consumed[obj.name]} consumes it: "
+                    "scored as FreeCAD shows it"
                 )
-            return []
         if obj.type == "PartDesign::Body":
             return self.body_parts(doc, obj, chain, via)
         if obj.type in PLACING_CONTAINERS or obj.group:

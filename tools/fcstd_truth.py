@@ -21,9 +21,13 @@ import argparse
 import concurrent.futures
 import json
 import os
+import queue
 import subprocess
 import sys
 import tempfile
+
+# xvfb-run -a races when several start at once: each worker owns one display number.
+_DISPLAYS: queue.Queue = queue.Queue()
 
 
 def _displayed_shapes(doc):
@@ -126,11 +130,16 @@ def truth_of(path: str, freecad: str, timeout: float, step: str | None = None) -
         env.update(QTWEBENGINE_DISABLE_SANDBOX="1", NO_AT_BRIDGE="1", QT_ACCESSIBILITY="0")
         if step:
             env["CADBENCH_TRUTH_STEP"] = os.path.abspath(step)
-        command = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", freecad, __file__]
+        display = _DISPLAYS.get()
+        command = ["xvfb-run", "-n", str(display), "-s", "-screen 0 1280x800x24", freecad]
         try:
-            subprocess.run(command, env=env, timeout=timeout, capture_output=True, cwd=tmp)
+            subprocess.run(
+                command + [__file__], env=env, timeout=timeout, capture_output=True, cwd=tmp
+            )
         except subprocess.TimeoutExpired:
             return {"error": "timeout"}
+        finally:
+            _DISPLAYS.put(display)
         if not os.path.exists(out):
             return {"error": "FreeCAD wrote nothing"}
         with open(out) as handle:
@@ -144,10 +153,11 @@ def main() -> None:
     parser.add_argument("--freecad", default="freecad", help="FreeCAD GUI executable")
     parser.add_argument("--key", default="truth", help="manifest field to write")
     parser.add_argument("--root", default=os.path.join("tests", "data", "fcstd"))
-    parser.add_argument("--timeout", type=float, default=180)
+    parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--step", help="also export the displayed solids of FILE to this STEP")
     parser.add_argument("--jobs", type=int, default=1, help="documents opened at once")
     parser.add_argument("--resume", action="store_true", help="skip documents already done")
+    parser.add_argument("--first-display", type=int, default=140, help="X display numbers")
     args = parser.parse_args()
     manifest = {}
     if os.path.exists(args.out):
@@ -156,8 +166,13 @@ def main() -> None:
     todo = [
         p
         for p in args.files
-        if not (args.resume and args.key in manifest.get(os.path.relpath(p, args.root), {}))
+        if not (
+            args.resume
+            and "solids" in manifest.get(os.path.relpath(p, args.root), {}).get(args.key, {})
+        )
     ]
+    for index in range(max(1, args.jobs)):
+        _DISPLAYS.put(args.first_display + index)
     # Each document gets its own FreeCAD; the GUI start mostly waits, so a few run at once.
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         futures = {pool.submit(truth_of, p, args.freecad, args.timeout, args.step): p for p in todo}
