@@ -172,3 +172,25 @@ def test_linked_document_code_never_runs(fc, tmp_path, monkeypatch):
     model = load_model(str(tmp_path / "main.FCStd"))
     assert model.shape.Volume == pytest.approx(1000.0)
     assert not marker.exists()
+
+
+def test_link_array_without_element_objects_reads_its_placement_list(fc, tmp_path):
+    """ShowElement off: the elements live only in the binary PlacementList and the
+    VisibilityList (boost bitset string, first element last)."""
+    doc = fc.newDocument("plainarray")
+    brick = _box(doc, "Brick", 10, 10, 10)
+    brick.Visibility = False
+    link = doc.addObject("App::Link", "Array")
+    link.LinkedObject = brick
+    link.ShowElement = False
+    link.ElementCount = 4
+    link.PlacementList = [
+        fc.Placement(fc.Vector(0, 30 * i, 0), fc.Rotation(fc.Vector(0, 0, 1), 45 * i))
+        for i in range(4)
+    ]
+    link.setElementVisible("3", False)
+    model = load_model(_save(fc, doc, tmp_path / "plainarray.FCStd"))
+    assert model.solids == 3
+    assert model.shape.Volume == pytest.approx(3000.0, rel=1e-9)
+    # element 2 is turned 90 deg at y = 60 (y 60..70); the hidden one at y = 90 is left out
+    assert model.shape.BoundBox.YMax == pytest.approx(70.0)
