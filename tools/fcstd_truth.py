@@ -22,6 +22,7 @@ import concurrent.futures
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import tempfile
@@ -132,11 +133,20 @@ def truth_of(path: str, freecad: str, timeout: float, step: str | None = None) -
             env["CADBENCH_TRUTH_STEP"] = os.path.abspath(step)
         display = _DISPLAYS.get()
         command = ["xvfb-run", "-n", str(display), "-s", "-screen 0 1280x800x24", freecad]
+        # Its own session, so a timeout ends FreeCAD and its Xvfb too, not just xvfb-run.
+        process = subprocess.Popen(
+            command + [__file__],
+            env=env,
+            cwd=tmp,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         try:
-            subprocess.run(
-                command + [__file__], env=env, timeout=timeout, capture_output=True, cwd=tmp
-            )
+            process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
             return {"error": "timeout"}
         finally:
             _DISPLAYS.put(display)
