@@ -24,10 +24,15 @@ def document_shapes(path: str):
         if broken:
             notes.append("not followed: " + "; ".join(broken))
         shapes, scored = [], []
-        for part in parts:
-            shape = _placed(part)
-            shapes.append(shape)
-            scored.append(_summary(part, shape, document))
+        try:
+            for part in parts:
+                shape = _placed(part)
+                shapes.append(shape)
+                scored.append(_summary(part, shape, document))
+        finally:
+            for sibling in {id(p.document): p.document for p in parts}.values():
+                if sibling is not document:
+                    sibling.archive.close()
     names = ", ".join(
         s["name"] + (f" ({s['document']})" if "document" in s else "") for s in scored
     )
