@@ -12,6 +12,10 @@ DELIVERY_REASONS = (
     "empty_model",
     "no_solid",
     "invalid_solid",
+    # FCStd links: a link whose document or object is not there (and nothing else is
+    # shown), or a link naming a document outside the candidate's own folder (refused).
+    "unresolved_link",
+    "link_outside_folder",
     "timeout",
     "evaluator_error",
 )

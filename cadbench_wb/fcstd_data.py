@@ -1,17 +1,32 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""A FreeCAD document read as data: objects, dependencies, simple properties, shape files.
+"""A FreeCAD document read as data: objects, links, visibility, placements, shape files.
 
 Opening an FCStd as a live document would import the Python modules its FeaturePython
 objects name, which runs code chosen by whoever wrote the file. Candidates are untrusted,
-so cadbench reads Document.xml with an XML parser and the stored shapes as BREP data;
-nothing in the file is executed. Pure Python: no FreeCAD needed to read the structure.
+so cadbench reads Document.xml and GuiDocument.xml with an XML parser and the stored
+shapes as BREP data; nothing in the file is executed. Pure Python: no FreeCAD needed.
+
+Every format generation FreeCAD has written is read the same way: files before 0.18
+carry neither ``ObjectDeps`` nor an App-side ``Visibility``, so the links are read from
+the link properties themselves and the visibility from GuiDocument.xml (which, when
+present, is what FreeCAD's window restores, in every version).
 """
 
 import dataclasses
+import struct
 import xml.etree.ElementTree as ET
 import zipfile
 
 from cadbench_wb.errors import DeliveryFailure
+
+
+@dataclasses.dataclass(frozen=True)
+class LinkTarget:
+    """One object a link property names: in this document (file None) or in another."""
+
+    name: str
+    file: str | None = None
+    sub: str = ""
 
 
 @dataclasses.dataclass
@@ -26,10 +41,72 @@ class DocumentObject:
     shape_file: str | None = None
     group: list[str] = dataclasses.field(default_factory=list)
     placement: tuple | None = None  # (x, y, z, q0, q1, q2, q3) from PropertyPlacement
+    links: dict = dataclasses.field(default_factory=dict)  # property name -> [LinkTarget]
+    files: dict = dataclasses.field(default_factory=dict)  # property name -> archive member
+    gui_visibility: bool | None = None  # GuiDocument.xml's ViewProvider Visibility
 
     @property
     def visible(self) -> bool:
+        """What FreeCAD's window shows: GuiDocument.xml first, then the App property."""
+        if self.gui_visibility is not None:
+            return self.gui_visibility
         return bool(self.properties.get("Visibility", True))
+
+
+@dataclasses.dataclass
+class Document:
+    """One FCStd file read as data."""
+
+    path: str
+    program_version: str
+    objects: list[DocumentObject]
+    archive: zipfile.ZipFile
+    has_gui_document: bool
+
+    def __post_init__(self):
+        self.by_name = {o.name: o for o in self.objects}
+
+    def member_size(self, member: str | None) -> int:
+        if not member:
+            return 0
+        try:
+            return self.archive.getinfo(member).file_size
+        except KeyError:
+            return 0
+
+    def has_shape(self, obj: DocumentObject) -> bool:
+        return self.member_size(obj.shape_file) > 0
+
+    def placement_list(self, obj: DocumentObject, prop: str) -> list[tuple]:
+        """A PropertyPlacementList stored as a file: uint32 count, then 7 doubles each."""
+        member = obj.files.get(prop)
+        if not self.member_size(member):
+            return []
+        data = self.archive.read(member)
+        (count,) = struct.unpack_from("<I", data, 0)
+        if len(data) < 4 + count * 56:
+            return []
+        return [struct.unpack_from("<7d", data, 4 + i * 56) for i in range(count)]
+
+
+def _link_targets(prop: ET.Element) -> list[LinkTarget]:
+    """The objects a link property names, whatever its flavour (Link, LinkSub, XLink...)."""
+    targets = []
+    for el in prop.iter():
+        if el is prop or el.tag in ("Sub", "DocMap", "Property"):
+            continue
+        attrs = el.attrib
+        name = attrs.get("value") if el.tag in ("Link", "LinkSub") else None
+        if el.tag in ("Link",) and "obj" in attrs:
+            name = attrs["obj"]
+        if el.tag.startswith("XLink") and "name" in attrs:
+            name = attrs["name"]
+        if not name:
+            continue
+        subs = [s.attrib.get("value", "") for s in el.findall("Sub")]
+        sub = attrs.get("sub") or (subs[0] if len(subs) == 1 else "")
+        targets.append(LinkTarget(name, attrs.get("file") or None, sub))
+    return targets
 
 
 def _value_of(prop: ET.Element):
@@ -62,6 +139,14 @@ def _value_of(prop: ET.Element):
                 return tuple(float(attrs[k]) for k in keys)
             except (KeyError, ValueError):
                 return None
+        if tag == "PropertyVector":
+            try:
+                return tuple(float(attrs[k]) for k in ("valueX", "valueY", "valueZ"))
+            except (KeyError, ValueError):
+                return None
+        if tag == "BoolList":
+            # boost::dynamic_bitset's string: the first element is the last character.
+            return [c == "1" for c in reversed(attrs.get("value", ""))]
         if tag == "LinkList":
             return [link.attrib.get("value") for link in child if link.tag == "Link"]
         if tag == "Enumeration" or tag == "Integer":
@@ -73,8 +158,58 @@ def _value_of(prop: ET.Element):
     return None
 
 
-def read_document(path: str) -> tuple[list[DocumentObject], zipfile.ZipFile]:
-    """The objects of an FCStd file in document order, and the open archive."""
+def _file_member(prop: ET.Element) -> str | None:
+    """The archive member a property stores its data in (PlacementList, ColorList...)."""
+    for child in prop:
+        if "file" in child.attrib and child.tag not in ("XLink", "XLinkSub"):
+            return child.attrib["file"] or None
+    return None
+
+
+def _read_properties(obj: DocumentObject, el: ET.Element) -> None:
+    for prop in el.iter("Property"):
+        name = prop.attrib.get("name", "")
+        kind = prop.attrib.get("type", "")
+        if "Link" in kind and "Expression" not in kind:
+            obj.links[name] = _link_targets(prop)
+        value = _value_of(prop)
+        member = _file_member(prop)
+        if member:
+            obj.files[name] = member
+        if name == "Shape" and isinstance(value, dict):
+            obj.shape_file = value.get("file") or None
+        elif name == "Group" and isinstance(value, list):
+            obj.group = value
+        elif name == "Model" and isinstance(value, list) and obj.type == "PartDesign::Body":
+            obj.group = value  # Bodies of the 0.14-0.16 development line list 'Model'
+
+        elif name == "Placement" and isinstance(value, tuple):
+            obj.placement = value
+        elif name == "Label":
+            obj.label = value or ""
+        elif value is not None and not isinstance(value, dict):
+            obj.properties[name] = value
+
+
+def _gui_visibility(archive: zipfile.ZipFile) -> dict[str, bool] | None:
+    """Each view provider's Visibility in GuiDocument.xml, or None without that file."""
+    try:
+        root = ET.fromstring(archive.read("GuiDocument.xml"))
+    except (KeyError, ET.ParseError):
+        return None
+    found = {}
+    for provider in root.iter("ViewProvider"):
+        for prop in provider.iter("Property"):
+            if prop.attrib.get("name") == "Visibility":
+                flag = prop.find("Bool")
+                if flag is not None:
+                    found[provider.attrib.get("name", "")] = flag.attrib.get("value") == "true"
+                break
+    return found
+
+
+def read_document(path: str) -> Document:
+    """An FCStd file as data; a file that is not one raises unreadable_file."""
     try:
         archive = zipfile.ZipFile(path)
         root = ET.fromstring(archive.read("Document.xml"))
@@ -94,103 +229,20 @@ def read_document(path: str) -> tuple[list[DocumentObject], zipfile.ZipFile]:
             obj.deps = [d.attrib.get("Name", "") for d in el.findall("Dep")]
     for el in data_el.findall("Object") if data_el is not None else []:
         obj = objects.get(el.attrib.get("name", ""))
-        if obj is None:
-            continue
-        for prop in el.iter("Property"):
-            value = _value_of(prop)
-            name = prop.attrib.get("name", "")
-            if name == "Shape" and isinstance(value, dict):
-                obj.shape_file = value.get("file") or None
-            elif name == "Group" and isinstance(value, list):
-                obj.group = value
-            elif name == "Placement" and isinstance(value, tuple):
-                obj.placement = value
-            elif name == "Label":
-                obj.label = value or ""
-            elif value is not None and not isinstance(value, dict):
-                obj.properties[name] = value
-    return list(objects.values()), archive
-
-
-def scored_objects(objects: list[DocumentObject], archive: zipfile.ZipFile):
-    """The document's final visible results, by the rule stated in the README.
-
-    - A PartDesign Body stands for its features (its shape is its Tip's shape).
-    - An object another shape-bearing object consumes (a Cut's tool, a Body's features,
-      a FeaturePython a Body uses as BaseFeature) is an intermediate step, not a result.
-    - Of the results, the visible ones are scored; if none is visible, all of them are.
-    Returns (objects, notes).
-    """
-    by_name = {o.name: o for o in objects}
-
-    def has_shape(obj):
-        return obj.shape_file and archive.getinfo(obj.shape_file).file_size > 0
-
-    body_members = {}
-    for obj in objects:
-        if obj.type == "PartDesign::Body":
-            for dep in obj.deps + obj.group:
-                body_members.setdefault(dep, set()).add(obj.name)
-    consumed = set()
-    for consumer in objects:
-        # Sketches, datums and binders attached to a solid reference it; they do not
-        # turn it into an intermediate step.
-        if not has_shape(consumer) or consumer.type in _NOT_SOLIDS or "Datum" in consumer.type:
-            continue
-        for dep in consumer.deps:
-            # A Body's features name the Body they belong to; that is no consumption.
-            if consumer.name in body_members and dep in body_members[consumer.name]:
-                continue
-            if dep != consumer.name:
-                consumed.add(dep)
-    notes = []
-    results = [
-        o
-        for o in objects
-        if has_shape(o)
-        and o.name not in consumed
-        and o.type not in _NOT_SOLIDS
-        and not (o.name in body_members and o.type != "PartDesign::Body")
-    ]
-    visible = [o for o in results if o.visible]
-    if results and not visible:
-        notes.append("no result is visible: every final result was scored")
-        visible = results
-    links = [o.name for o in objects if o.type in ("App::Link", "App::LinkGroup")]
-    if links:
-        notes.append(f"links are not followed: {', '.join(links)}")
-    return [by_name[o.name] for o in visible], notes
-
-
-# Objects whose shapes are never part bodies, even when they carry a Shape.
-_NOT_SOLIDS = {
-    "Sketcher::SketchObject",
-    "PartDesign::Plane",
-    "PartDesign::Line",
-    "PartDesign::Point",
-    "PartDesign::CoordinateSystem",
-    "PartDesign::ShapeBinder",
-    "PartDesign::SubShapeBinder",
-    "Part::Part2DObjectPython",
-    "Part::Datum",
-    "Part::DatumPoint",
-    "Part::DatumLine",
-    "Part::DatumPlane",
-}
-
-
-def containers_of(objects: list[DocumentObject]) -> dict[str, list[DocumentObject]]:
-    """For each object, the App::Part containers it sits in, innermost first."""
-    parent = {}
-    for obj in objects:
-        if obj.type == "App::Part":
-            for member in obj.group:
-                parent[member] = obj
-    chains = {}
-    for obj in objects:
-        chain, cursor = [], parent.get(obj.name)
-        while cursor is not None and cursor not in chain:
-            chain.append(cursor)
-            cursor = parent.get(cursor.name)
-        chains[obj.name] = chain
-    return chains
+        if obj is not None:
+            _read_properties(obj, el)
+    for obj in objects.values():
+        if not obj.deps:
+            # Before 0.18 there is no ObjectDeps: the links are the dependencies.
+            obj.deps = sorted({t.name for ts in obj.links.values() for t in ts if not t.file})
+    gui = _gui_visibility(archive)
+    for name, flag in (gui or {}).items():
+        if name in objects:
+            objects[name].gui_visibility = flag
+    return Document(
+        path=path,
+        program_version=root.attrib.get("ProgramVersion", ""),
+        objects=list(objects.values()),
+        archive=archive,
+        has_gui_document=gui is not None,
+    )

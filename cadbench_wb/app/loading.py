@@ -2,10 +2,9 @@
 """Read a model file into one scored solid, and decide whether it was delivered at all."""
 
 import dataclasses
-import os
-import tempfile
 
-from cadbench_wb import fcstd_data, formats
+from cadbench_wb import formats
+from cadbench_wb.app import fcstd_shapes
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
 from cadbench_wb.freecad_env import import_freecad
 
@@ -25,14 +24,22 @@ class LoadedModel:
     notes: list[str]
     from_mesh: bool = False
     document_objects: list = dataclasses.field(default_factory=list)
+    # FCStd only: each scored object's name, label, type, solid count and exact volume.
+    scored_objects: list = dataclasses.field(default_factory=list)
 
     def summary(self) -> dict:
-        return {
+        found = {
             "format": self.format,
             "solids": self.solids,
+            # The exact B-rep volume of what is scored, whichever route decides shapeIoU
+            # (shape.volumeA/B are the deciding method's own figures, mesh ones included).
+            "volume": float(self.shape.Volume),
             "fromMesh": self.from_mesh,
             "notes": list(self.notes),
         }
+        if self.scored_objects:
+            found["objects"] = [dict(o) for o in self.scored_objects]
+        return found
 
 
 def load_model(path: str, role: str = "candidate") -> LoadedModel:
@@ -53,9 +60,9 @@ def _load(path: str) -> LoadedModel:
     fmt = formats.checked_format(path)
     import_freecad()
     notes: list[str] = []
-    objects = []
+    objects, scored = [], []
     if fmt == "fcstd":
-        shapes, notes, objects = _fcstd_shapes(path)
+        shapes, notes, objects, scored = fcstd_shapes.document_shapes(path)
     elif fmt in formats.MESH_FORMATS:
         shapes = [_mesh_solid(path)]
         notes.append("mesh converted to a solid: scored on its triangles")
@@ -64,9 +71,14 @@ def _load(path: str) -> LoadedModel:
     solids = [s for shape in shapes for s in shape.Solids]
     if not solids:
         faces = sum(len(shape.Faces) for shape in shapes)
+        edges = sum(len(shape.Edges) for shape in shapes)
         if faces:
             raise DeliveryFailure(
                 "no_solid", f"{path}: {faces} face(s) but no closed solid (surfaces or shells)"
+            )
+        if edges:
+            raise DeliveryFailure(
+                "no_solid", f"{path}: {edges} edge(s) (wires or curves) but no face or solid"
             )
         raise DeliveryFailure("empty_model", f"{path}: the file holds no geometry")
     for index, solid in enumerate(solids):
@@ -89,6 +101,7 @@ def _load(path: str) -> LoadedModel:
         notes=notes,
         from_mesh=fmt in formats.MESH_FORMATS,
         document_objects=objects,
+        scored_objects=scored,
     )
 
 
@@ -125,51 +138,6 @@ def _one_shape(solids):
     if len(fused.Solids) == 1:
         return fused.Solids[0], True
     return Part.makeCompound(fused.Solids), True
-
-
-def _fcstd_shapes(path: str):
-    """Shapes of the document's final results, read from the stored BREP data."""
-    import FreeCAD  # noqa: PLC0415
-
-    objects, archive = fcstd_data.read_document(path)
-    chosen, notes = fcstd_data.scored_objects(objects, archive)
-    chains = fcstd_data.containers_of(objects)
-    shapes = []
-    with archive:
-        for obj in chosen:
-            shape = _brep_from_bytes(archive.read(obj.shape_file), obj.shape_file, path)
-            for container in chains.get(obj.name, []):
-                if container.placement:
-                    x, y, z, q0, q1, q2, q3 = container.placement
-                    outer = FreeCAD.Placement(
-                        FreeCAD.Vector(x, y, z), FreeCAD.Rotation(q0, q1, q2, q3)
-                    )
-                    shape = shape.copy()
-                    shape.Placement = outer.multiply(shape.Placement)
-            shapes.append(shape)
-    if chosen:
-        notes.insert(0, "scored objects: " + ", ".join(o.name for o in chosen))
-    return shapes, notes, objects
-
-
-def _brep_from_bytes(data: bytes, member: str, path: str):
-    import Part  # noqa: PLC0415
-
-    shape = Part.Shape()
-    with tempfile.TemporaryDirectory(prefix="cadbench-") as tmp:
-        target = os.path.join(tmp, os.path.basename(member))
-        with open(target, "wb") as handle:
-            handle.write(data)
-        try:
-            if member.endswith(".bin"):
-                shape.importBinary(target)
-            else:
-                shape.importBrep(target)
-        except Exception as exc:
-            raise DeliveryFailure(
-                "unreadable_file", f"{path}: stored shape {member} is unreadable ({exc})"
-            )
-    return shape
 
 
 def _mesh_solid(path: str):

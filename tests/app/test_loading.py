@@ -10,22 +10,21 @@ from conftest import REALWORLD
 from cadbench_wb.app.loading import load_model
 
 # Volumes from shared/realworld/MANIFEST.md (measured there by FreeCAD 0.20.2 on the
-# live documents); reading the stored shapes as data must give the same solids.
+# live documents); reading the stored shapes as data must give the same solids. The files
+# are the same bytes, copied into tests/data/fcstd (PROVENANCE.md).
+FCSTD_CORPUS = os.path.join(os.path.dirname(__file__), "..", "data", "fcstd")
 REAL_FCSTD = {
-    "fcstd/assembly4/Bielle.fcstd": 60545.404,
-    "fcstd/assembly4/Bague.fcstd": 3364.646,
-    "fcstd/freepdm/0001.FCStd": 146734.740,
-    "fcstd/freepdm/ISO4762_M8x16_lib.FCStd": 1695.330,
-    "fcstd/assembly4/Piston.FCStd": 246732.802,
+    "assembly4/Asm4_Example2/Bielle/Bielle.fcstd": 60545.404,
+    "assembly4/Asm4_Example2/Bielle/Bague.fcstd": 3364.646,
+    "freepdm/0001.FCStd": 146734.740,
+    "freepdm/ISO4762_M8x16_lib.FCStd": 1695.330,
+    "assembly4/Asm4_Example2/Piston/Piston.FCStd": 246732.802,
 }
 
 
 @pytest.mark.parametrize("relpath,volume", sorted(REAL_FCSTD.items()))
 def test_real_fcstd_documents_load_their_final_solid(fc, relpath, volume):
-    path = os.path.join(REALWORLD, relpath)
-    if not os.path.exists(path):
-        pytest.skip("shared/realworld is not present")
-    model = load_model(path)
+    model = load_model(os.path.join(FCSTD_CORPUS, relpath))
     assert model.solids == 1
     assert model.shape.Volume == pytest.approx(volume, abs=0.01)
 
