@@ -9,7 +9,9 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REALWORLD = os.path.join(os.path.dirname(ROOT), "shared", "realworld")
+# Third-party files copied into the repository (tests/data/realworld/PROVENANCE.md):
+# tests never read outside the clone.
+REALWORLD = os.path.join(ROOT, "tests", "data", "realworld")
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 

@@ -9,7 +9,7 @@ from conftest import REALWORLD
 
 from cadbench_wb.app.loading import load_model
 
-# Volumes from shared/realworld/MANIFEST.md (measured there by FreeCAD 0.20.2 on the
+# Volumes from tests/data/realworld/PROVENANCE.md (measured there by FreeCAD 0.20.2 on the
 # live documents); reading the stored shapes as data must give the same solids.
 REAL_FCSTD = {
     "fcstd/assembly4/Bielle.fcstd": 60545.404,
@@ -23,8 +23,6 @@ REAL_FCSTD = {
 @pytest.mark.parametrize("relpath,volume", sorted(REAL_FCSTD.items()))
 def test_real_fcstd_documents_load_their_final_solid(fc, relpath, volume):
     path = os.path.join(REALWORLD, relpath)
-    if not os.path.exists(path):
-        pytest.skip("shared/realworld is not present")
     model = load_model(path)
     assert model.solids == 1
     assert model.shape.Volume == pytest.approx(volume, abs=0.01)
@@ -32,8 +30,6 @@ def test_real_fcstd_documents_load_their_final_solid(fc, relpath, volume):
 
 def test_real_step_with_free_curves_scores_only_its_solid(fc):
     path = os.path.join(REALWORLD, "step/nist/nist_ctc_01_asme1_rd.stp")
-    if not os.path.exists(path):
-        pytest.skip("shared/realworld is not present")
     model = load_model(path)
     assert model.solids == 1
     assert model.shape.Volume == pytest.approx(14642823.569, rel=1e-6)

@@ -7,12 +7,12 @@ The plate: an 80 x 40 outline, holes Ø12 at (20, 20) and Ø16 at (60, 20), dime
 
 import json
 import math
-import os
 
+import dxf_fixtures
 import ezdxf
 import numpy as np
 import pytest
-from conftest import REALWORLD, run_cli
+from conftest import run_cli
 from ezdxf.math import Matrix44
 
 from cadbench_wb.drafting.reading import quiet_ezdxf
@@ -275,14 +275,13 @@ def test_cli_writes_json_and_exit_status(gold, tmp_path):
     assert "Traceback" not in err
 
 
-QCAD = os.path.join(REALWORLD, "dxf", "qcad")
-
-
-@pytest.mark.skipif(not os.path.isdir(QCAD), reason="shared/realworld absent")
-def test_real_drawings_against_themselves_and_each_other():
-    flange, example = os.path.join(QCAD, "flange.dxf"), os.path.join(QCAD, "example01.dxf")
+def test_drawings_against_themselves_and_each_other(tmp_path):
+    # Drawings in QCAD's forms (flange.dxf, example01.dxf), written by tests/unit/dxf_fixtures.
+    flange = dxf_fixtures.flange_drawing(tmp_path / "flange.dxf")
+    part = dxf_fixtures.part_drawing(tmp_path / "part.dxf")
     same = score_drawings(flange, flange)
     assert same["score"] == 1.0
-    assert same["components"]["dimension_similarity"]["counts"]["gold"] >= 6
-    other = score_drawings(flange, example)
+    assert same["components"]["dimension_similarity"]["counts"]["gold"] == 6
+    other = score_drawings(flange, part)
+    # The shaft's dimensions share neither values nor layout with the flange's.
     assert other["failure"] is None and other["score"] < 0.2
