@@ -9,8 +9,13 @@ NAMES = {"missing": "diff_missing", "extra": "diff_extra", "common": "diff_commo
 
 
 def write_diff(shapes: dict, folder: str) -> dict:
-    """Files written per part; a part whose boolean failed or is empty is listed as None."""
-    import trimesh  # noqa: PLC0415 - optional dependency, needed only here
+    """Files written per part; a part whose boolean failed or is empty is listed as None.
+    Without trimesh (not on the Addon Manager's allow-list) only the STEP files are written:
+    each part's "glb" is None and "glbSkipped" says why."""
+    try:
+        import trimesh  # noqa: PLC0415 - optional dependency, needed only here
+    except ImportError as exc:
+        trimesh, skipped = None, f"trimesh is not installed ({exc}): STEP only"
 
     written = {}
     for key, stem in NAMES.items():
@@ -20,6 +25,9 @@ def write_diff(shapes: dict, folder: str) -> dict:
             continue
         step = os.path.join(folder, stem + ".step")
         shape.exportStep(step)
+        if trimesh is None:
+            written[key] = {"step": step, "glb": None, "glbSkipped": skipped}
+            continue
         vertices, triangles = meshing.mesh_of(shape, 0.001 * shape.BoundBox.DiagonalLength)
         glb = os.path.join(folder, stem + ".glb")
         trimesh.Trimesh(vertices=vertices, faces=triangles, process=False).export(glb)
