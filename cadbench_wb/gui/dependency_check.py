@@ -84,7 +84,7 @@ def _dialog(lines: list[str]) -> None:
     box.setIcon(QtWidgets.QMessageBox.Icon.Warning)
     box.setWindowTitle(tr("cadbench: Python packages missing"))
     box.setObjectName("CadBenchDependencies")
-    box.setText(tr("Scoring needs Python packages that are not installed:"))
+    box.setText(tr("The Python that cadbench scores with lacks some packages:"))
     box.setInformativeText("\n".join(lines))
     box.setModal(False)
     box.show()

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, run_cli
+from conftest import ROOT, copy_repository, run_cli
 
 from cadbench_wb import dependencies
 
@@ -132,18 +132,8 @@ def mod_install(tmp_path_factory):
     holds: tracked and not ignored), and an AdditionalPythonPackages folder whose `numpy`
     is broken: it must not shadow the interpreter's own (FreeCAD's compiled modules)."""
     home = tmp_path_factory.mktemp("freecad_home")
-    listed = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
     target = home / "Mod" / "cadbench"
-    for relative in filter(None, listed.split("\0")):
-        source = os.path.join(ROOT, relative)
-        if os.path.isfile(source):
-            os.makedirs(os.path.dirname(target / relative), exist_ok=True)
-            shutil.copyfile(source, target / relative)
+    copy_repository(target)
     extra = home / "AdditionalPythonPackages"
     os.makedirs(extra / "numpy")
     (extra / "numpy" / "__init__.py").write_text("raise ImportError('shadowing numpy')\n")
