@@ -146,6 +146,11 @@ import json, sys
 from cadbench_wb import cli, dependencies, runner
 env = runner.child_environment()
 print("ADDON", env.get("CADBENCH_ADDON_PACKAGES", ""))
+import subprocess
+probe = "import cadbench_wb, cadbench_addon_probe, numpy; print(numpy.__file__)"
+done = subprocess.run([runner.python_for_children(), "-c", probe], env=env,
+                      capture_output=True, text=True)
+print("PROBE", done.returncode, done.stdout.strip() or done.stderr.strip()[-300:])
 print("DEPS", json.dumps(dependencies.child_report()))
 status = cli.main(["case", "build", {case!r}])
 status = status or cli.main(["score", "--case", {case!r}, {candidate!r}, "--json", {out!r}])
@@ -170,9 +175,14 @@ def test_mod_install_scores_a_bundled_pair_headless_or_names_what_to_install(mod
     lines = {
         line.split(" ", 1)[0]: line.split(" ", 1)[1]
         for line in done.stdout.splitlines()
-        if line.startswith(("ADDON ", "DEPS ", "STATUS "))
+        if line.startswith(("ADDON ", "DEPS ", "STATUS ", "PROBE "))
     }
-    assert str(home / "AdditionalPythonPackages") in lines["ADDON"].split(os.pathsep)
+    extra = str(home / "AdditionalPythonPackages")
+    assert extra in lines["ADDON"].split(os.pathsep)
+    # The child imports what the Addon Manager put there, but its numpy stays its own.
+    status, numpy_file = lines["PROBE"].split(" ", 1)
+    assert status == "0", numpy_file
+    assert not numpy_file.startswith(extra)
     report = json.loads(lines["DEPS"])
     python = report["python"]
     assert not python.startswith(str(target))  # no .venv in a Mod/ install
