@@ -77,6 +77,28 @@ def test_child_with_manifold3d_runs_the_mesh_boolean(models):
     assert "meshSkipped" not in cross and cross["meshIoU"] is not None
 
 
+def test_campaigns_need_no_dask_unless_a_scheduler_is_named(tmp_path):
+    hide = hiding(tmp_path / "hide", "dask", "distributed")
+    env = dict(os.environ, PYTHONPATH=hide)
+    # The local-pool path imports without dask...
+    code = "import cadbench_wb.commands.run, cadbench_wb.campaign.batch, cadbench_wb.campaign.pool"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    # ...and a scheduler (--scheduler) says what to install instead of a traceback.
+    code = (
+        "from cadbench_wb.campaign import distributed\n"
+        "from cadbench_wb.errors import UsageError\n"
+        "try:\n"
+        "    distributed.run_on_cluster('tcp://127.0.0.1:9', [], 10, 100, None, None)\n"
+        "except UsageError as exc:\n"
+        "    print(exc.one_line())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage_error: --scheduler needs dask[distributed]")
+    assert "local process pool" in done.stdout
+
+
 def dependency_report(env_extra):
     env = dict(os.environ, **env_extra)
     done = subprocess.run(
