@@ -3,4 +3,5 @@
 # __file__; everything lives in the cadbench_wb package. Nothing here needs Qt.
 import FreeCAD
 
-FreeCAD.__unit_test__ = getattr(FreeCAD, "__unit_test__", []) + []
+# FreeCAD's test runner: `freecadcmd -t TestCadbench`, or the Test workbench's list.
+FreeCAD.__unit_test__ = getattr(FreeCAD, "__unit_test__", []) + ["TestCadbench"]

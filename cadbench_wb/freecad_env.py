@@ -72,3 +72,41 @@ def freecad_version() -> str:
     """'0.20.2' or '1.0.0', from the running FreeCAD."""
     version = import_freecad().Version()
     return ".".join(version[:3])
+
+
+ADDON_PACKAGES_VARIABLE = "CADBENCH_ADDON_PACKAGES"
+
+
+def additional_packages_dirs() -> list[str]:
+    """FreeCAD's AdditionalPythonPackages folders that exist: where the Addon Manager
+    pip-installs an add-on's Python dependencies (0.20: <user data>/AdditionalPythonPackages;
+    0.21 and later: its py3XX subfolder). FreeCAD puts them on its own sys.path; a scoring
+    child is another Python, so runner.child_environment passes them on."""
+    freecad = sys.modules.get("FreeCAD")
+    if freecad is not None and hasattr(freecad, "getUserAppDataDir"):
+        bases = [freecad.getUserAppDataDir()]
+    elif os.environ.get("FREECAD_USER_HOME"):
+        bases = [os.environ["FREECAD_USER_HOME"]]
+    else:  # FreeCAD's default user data folders on Linux, macOS and Windows
+        home = os.path.expanduser("~")
+        data = os.environ.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
+        bases = [os.path.join(data, "FreeCAD"), os.path.join(home, ".FreeCAD")]
+        bases.append(os.path.join(home, "Library", "Application Support", "FreeCAD"))
+        if os.environ.get("APPDATA"):
+            bases.append(os.path.join(os.environ["APPDATA"], "FreeCAD"))
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    found = []
+    for base in bases:
+        folder = os.path.join(base, "AdditionalPythonPackages")
+        for candidate in (os.path.join(folder, tag), folder):
+            if os.path.isdir(candidate) and candidate not in found:
+                found.append(candidate)
+    return found
+
+
+def append_addon_packages() -> None:
+    """In a child: append the folders the parent named, after site-packages, as FreeCAD
+    does, so that they never shadow the interpreter's own numpy (FreeCAD is built on it)."""
+    for folder in os.environ.get(ADDON_PACKAGES_VARIABLE, "").split(os.pathsep):
+        if folder and folder not in sys.path:
+            sys.path.append(folder)

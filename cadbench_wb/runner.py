@@ -50,6 +50,12 @@ def child_environment() -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH", "")) if p)
     env.setdefault("OMP_NUM_THREADS", "1")
+    # The Addon Manager's pip folder: appended in the child (cadbench_wb/__init__.py).
+    from cadbench_wb import freecad_env  # noqa: PLC0415
+
+    addon = freecad_env.additional_packages_dirs()
+    if addon and freecad_env.ADDON_PACKAGES_VARIABLE not in env:
+        env[freecad_env.ADDON_PACKAGES_VARIABLE] = os.pathsep.join(addon)
     return env
 
 

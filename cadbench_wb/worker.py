@@ -40,10 +40,13 @@ def run(job: dict, stage_path: str) -> dict:
     except MemoryError:
         return {"error": {"reason": "memory", "detail": "out of memory", "class": "MemoryError"}}
     except Exception as exc:  # reported to the parent as one line, never a traceback
+        hint = ""
+        if isinstance(exc, ModuleNotFoundError):  # an install without its packages
+            hint = "; `python -m cadbench_wb.dependencies` says how to install what is missing"
         return {
             "error": {
                 "reason": "internal_error",
-                "detail": f"{type(exc).__name__}: {exc}",
+                "detail": f"{type(exc).__name__}: {exc}{hint}",
                 "class": type(exc).__name__,
             }
         }

@@ -3,13 +3,16 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REALWORLD = os.path.join(os.path.dirname(ROOT), "shared", "realworld")
+# Third-party files copied into the repository (tests/data/realworld/PROVENANCE.md):
+# tests never read outside the clone.
+REALWORLD = os.path.join(ROOT, "tests", "data", "realworld")
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
@@ -115,3 +118,21 @@ def score_json(reference, candidate, *extra, env=None):
     status, out, err = run_cli("score", reference, candidate, "--json", "-", *extra, env=env)
     assert status == 0, err
     return json.loads(out)
+
+
+def copy_repository(target) -> str:
+    """The repository's files as a clone holds them (tracked, and new files not ignored;
+    no .venv, no built cases) copied to target: a Mod/ install as the Addon Manager makes."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for relative in filter(None, listed.split("\0")):
+        source = os.path.join(ROOT, relative)
+        if os.path.isfile(source):
+            destination = os.path.join(str(target), relative)
+            os.makedirs(os.path.dirname(destination), exist_ok=True)
+            shutil.copyfile(source, destination)
+    return str(target)

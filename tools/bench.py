@@ -16,7 +16,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
-REALWORLD = os.path.join(os.path.dirname(ROOT), "shared", "realworld", "step", "nist")
+# The repository's copies (tests/data/realworld); a bigger corpus beside the clone
+# (../shared/realworld) is used for what the repository does not hold.
+REALWORLD_DIRS = (
+    os.path.join(ROOT, "tests", "data", "realworld", "step", "nist"),
+    os.path.join(os.path.dirname(ROOT), "shared", "realworld", "step", "nist"),
+)
 
 
 def _pairs(fc, part):
@@ -40,8 +45,9 @@ def _pairs(fc, part):
         "nist_ftc_09_asme1_rd.stp",
         "nist_ftc_11_asme1_rb.stp",
     ):
-        path = os.path.join(REALWORLD, name)
-        if os.path.exists(path):
+        found = [os.path.join(d, name) for d in REALWORLD_DIRS]
+        path = next((p for p in found if os.path.exists(p)), None)
+        if path:
             solid = part.read(path).Solids[0]
             pairs.append((f"{name}, same frame", solid, solid.copy()))
             turned = solid.copy()

@@ -17,7 +17,11 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
-REALWORLD = os.path.join(os.path.dirname(ROOT), "shared", "realworld")
+# The repository's copies first; ../shared/realworld beside the clone is optional.
+REALWORLD_DIRS = (
+    os.path.join(ROOT, "tests", "data", "realworld"),
+    os.path.join(os.path.dirname(ROOT), "shared", "realworld"),
+)
 REAL_PARTS = (
     "fcstd/assembly4/Bielle.fcstd",
     "fcstd/assembly4/Screw_CHC.fcstd",
@@ -37,8 +41,9 @@ def _parts(fc, part):
             shape = loading.load_model(case.reference_path, "reference").shape
             found.append((f"case {case.id}", shape, case))
     for relative in REAL_PARTS:
-        path = os.path.join(REALWORLD, relative)
-        if os.path.isfile(path):
+        found = [os.path.join(d, relative) for d in REALWORLD_DIRS]
+        path = next((p for p in found if os.path.isfile(p)), None)
+        if path:
             found.append((os.path.basename(path), loading.load_model(path).shape, None))
     return found
 

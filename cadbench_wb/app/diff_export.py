@@ -7,6 +7,9 @@ showing the exact pieces would draw what the scorer itself rejected (red and blu
 on a perfect copy), so the pieces are the mesh boolean's (STL and glTF) instead. Either
 way, pieces smaller than DIFF_SLIVER_REL of the reference's volume are left out: they are
 below what the cross-check resolves, and they are counted in the report instead.
+
+trimesh (glTF) is optional, not on the Addon Manager's allow-list: without it each part's
+"glb" is None and "glbSkipped" says why; STEP and STL are written by FreeCAD itself.
 """
 
 import os
@@ -54,11 +57,8 @@ def _exact_pieces(shapes: dict, folder: str, sliver: float) -> dict:
         step = os.path.join(folder, stem + ".step")
         kept.exportStep(step)
         vertices, triangles = meshing.mesh_of(kept, 0.001 * kept.BoundBox.DiagonalLength)
-        written[key] = {
-            "step": step,
-            "glb": _glb(vertices, triangles, folder, stem),
-            "volume": sum(s.Volume for s in solids),
-        }
+        written[key] = {"step": step, **_glb(vertices, triangles, folder, stem)}
+        written[key]["volume"] = sum(s.Volume for s in solids)
     written["droppedSlivers"] = dropped
     return written
 
@@ -80,11 +80,8 @@ def _mesh_pieces(mesh_a, mesh_b, folder: str, sliver: float) -> dict:
         vertices, triangles = _joined(components)
         stl = os.path.join(folder, stem + ".stl")
         _stl(vertices, triangles, stl)
-        written[key] = {
-            "stl": stl,
-            "glb": _glb(vertices, triangles, folder, stem),
-            "volume": float(sum(c.volume() for c in components)),
-        }
+        written[key] = {"stl": stl, **_glb(vertices, triangles, folder, stem)}
+        written[key]["volume"] = float(sum(c.volume() for c in components))
     written["droppedSlivers"] = dropped
     return written
 
@@ -100,15 +97,20 @@ def _joined(components) -> tuple[np.ndarray, np.ndarray]:
     return np.vstack(vertices), np.vstack(triangles)
 
 
-def _glb(vertices, triangles, folder: str, stem: str) -> str:
-    import trimesh  # noqa: PLC0415 - optional dependency, needed only here
-
+def _glb(vertices, triangles, folder: str, stem: str) -> dict:
+    """{"glb": path} or, without trimesh, {"glb": None, "glbSkipped": why}."""
+    try:
+        import trimesh  # noqa: PLC0415 - optional dependency, needed only here
+    except ImportError as exc:
+        return {"glb": None, "glbSkipped": f"trimesh is not installed ({exc}): no glTF"}
     glb = os.path.join(folder, stem + ".glb")
     trimesh.Trimesh(vertices=vertices, faces=triangles, process=False).export(glb)
-    return glb
+    return {"glb": glb}
 
 
 def _stl(vertices, triangles, path: str) -> None:
-    import trimesh  # noqa: PLC0415
+    """Binary STL through FreeCAD's Mesh module (no optional dependency needed)."""
+    import Mesh  # noqa: PLC0415
 
-    trimesh.Trimesh(vertices=vertices, faces=triangles, process=False).export(path)
+    corners = np.asarray(vertices)[np.asarray(triangles, dtype=np.int64)]
+    Mesh.Mesh([tuple(p) for p in corners.reshape(-1, 3)]).write(path)

@@ -20,8 +20,22 @@ def mesh_of(shape, deflection: float) -> tuple[np.ndarray, np.ndarray]:
     return np.vstack(vertices), np.vstack(triangles)
 
 
+def manifold_missing() -> str | None:
+    """None when manifold3d imports; else why the mesh booleans cannot run. manifold3d is
+    not on FreeCAD's Addon Manager allow-list: without it the IoU is cross-checked by point
+    sampling alone and thread zone volumes are not measured."""
+    try:
+        import manifold3d  # noqa: F401, PLC0415 - optional dependency
+    except ImportError as exc:
+        return f"mesh boolean not run: manifold3d is not installed ({exc})"
+    return None
+
+
 def manifold_of(vertices: np.ndarray, triangles: np.ndarray):
-    """A manifold3d solid from a closed triangle mesh, or None if it is not a manifold."""
+    """A manifold3d solid from a closed triangle mesh, or None if it is not a manifold (or
+    manifold3d is missing: see manifold_missing)."""
+    if manifold_missing():
+        return None
     import manifold3d  # noqa: PLC0415 - optional at import, required at use
 
     if len(triangles) == 0:

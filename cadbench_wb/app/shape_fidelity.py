@@ -154,6 +154,10 @@ def shape_figures(reference, candidate_aligned, meshes=None) -> dict:
     figures["crossCheck"] = decision["crossCheck"]
     figures["checked"] = decision["checked"]
     figures["reason"] = decision["reason"]
+    missing = meshing.manifold_missing()
+    if missing:  # an Addon Manager install without manifold3d: point sampling cross-checks
+        figures["crossCheck"]["meshSkipped"] = missing
+        figures["reason"] += f"; {missing}"
     # The fine meshes are kept for later stages (thread zone volumes) so they are made once.
     shapes = dict(exact["shapes"], mesh_reference=mesh_a, mesh_candidate=mesh_b)
     return {"figures": figures, "shapes": shapes, "timing": timing}

@@ -95,7 +95,13 @@ def score_shipped(
 
 def client_of(address: str, timeout: float = CONNECT_TIMEOUT_S):
     """A Dask client of the scheduler at address; UsageError when it cannot be reached."""
-    from distributed import Client  # noqa: PLC0415
+    try:
+        from distributed import Client  # noqa: PLC0415
+    except ImportError as exc:  # optional: not on FreeCAD's Addon Manager allow-list
+        raise UsageError(
+            f"--scheduler needs dask[distributed] ({exc}): pip install 'dask[distributed]>=2024.1'"
+            ", or leave out --scheduler to run on the local process pool"
+        ) from None
 
     try:
         return Client(address, timeout=timeout)
@@ -105,9 +111,9 @@ def client_of(address: str, timeout: float = CONNECT_TIMEOUT_S):
 
 def run_on_cluster(address: str, jobs: list, timeout: float, memory_mb: int, on_done, on_tick):
     """Score every job on the cluster; on_done(job, outcome) once per job, like LocalPool."""
+    client = client_of(address)  # first: it says what to install when dask is missing
     from distributed import as_completed  # noqa: PLC0415
 
-    client = client_of(address)
     bundles, futures = {}, {}
 
     def submit(job):

@@ -26,9 +26,11 @@ def initialize(workbench) -> None:
 
 
 def activated(workbench) -> None:
-    from cadbench_wb.gui import panel  # noqa: PLC0415
+    from cadbench_wb.gui import dependency_check, panel  # noqa: PLC0415
 
     panel.panel()
+    # An Addon Manager install runs no `make setup`: say what the scoring child lacks.
+    dependency_check.check_once()
 
 
 def deactivated(workbench) -> None:

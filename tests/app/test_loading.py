@@ -31,8 +31,6 @@ def test_real_fcstd_documents_load_their_final_solid(fc, relpath, volume):
 
 def test_real_step_with_free_curves_scores_only_its_solid(fc):
     path = os.path.join(REALWORLD, "step/nist/nist_ctc_01_asme1_rd.stp")
-    if not os.path.exists(path):
-        pytest.skip("shared/realworld is not present")
     model = load_model(path)
     assert model.solids == 1
     assert model.shape.Volume == pytest.approx(14642823.569, rel=1e-6)

@@ -4,6 +4,7 @@ against the figures its case.yaml derives from its construction (``candidates: e
 
 import json
 import os
+import shutil
 from fractions import Fraction
 
 import pytest
@@ -21,20 +22,27 @@ CANDIDATE = "wrong_hole_diameter.step"
 
 
 @pytest.fixture(scope="module")
-def bundled(tmp_path_factory):
+def bundled(fc, tmp_path_factory):
     missing = launch.missing_programs()
     if missing:
         pytest.skip(f"GUI test needs {', '.join(missing)} (make setup installs them)")
-    if not os.path.isfile(os.path.join(CASES, CASE_ID, "candidates", CANDIDATE)):
-        pytest.skip(f"bundled case {CASE_ID} or its candidate {CANDIDATE} is not built")
-    case = cases.load_case(os.path.join(CASES, CASE_ID))
-    expect = next(c.expect for c in case.candidates if os.path.basename(c.file) == CANDIDATE)
+    from cadbench_wb.app import case_build
+
     folder = tmp_path_factory.mktemp("bundled")
+    # A fresh clone holds no generated files (cases/.gitignore): build a copy of the case.
+    shutil.copytree(
+        os.path.join(CASES, CASE_ID),
+        folder / "cases" / CASE_ID,
+        ignore=shutil.ignore_patterns("reference.step", "candidates", "__pycache__"),
+    )
+    case = cases.load_case(str(folder / "cases" / CASE_ID))
+    case_build.build_missing(case)
+    expect = next(c.expect for c in case.candidates if os.path.basename(c.file) == CANDIDATE)
     report = folder / "report.json"
     env = {
         "CADBENCH_GUI_SCENARIO": "bundled",
         "CADBENCH_GUI_REPORT": str(report),
-        "CADBENCH_GUI_CASES": CASES,
+        "CADBENCH_GUI_CASES": str(folder / "cases"),
         "CADBENCH_GUI_CASE": CASE_ID,
         "CADBENCH_GUI_CANDIDATE": CANDIDATE,
         "CADBENCH_GUI_SHOTS": str(folder),

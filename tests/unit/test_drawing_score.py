@@ -9,6 +9,7 @@ import json
 import math
 import os
 
+import dxf_fixtures
 import ezdxf
 import numpy as np
 import pytest
@@ -280,7 +281,7 @@ def test_cli_writes_json_and_exit_status(gold, tmp_path):
     assert "Traceback" not in err
 
 
-# Copies in the repository (tests/data/drafting/PROVENANCE.md).
+# Copies in the repository (tests/data/drafting/PROVENANCE.md: QCAD's examples, GPL-3.0).
 QCAD = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "drafting", "qcad")
 
 
@@ -290,4 +291,16 @@ def test_real_drawings_against_themselves_and_each_other():
     assert same["score"] == 1.0
     assert same["components"]["dimension_similarity"]["counts"]["gold"] >= 6
     other = score_drawings(flange, example)
+    assert other["failure"] is None and other["score"] < 0.2
+
+
+def test_drawings_against_themselves_and_each_other(tmp_path):
+    # Drawings in QCAD's forms (flange.dxf, example01.dxf), written by tests/unit/dxf_fixtures.
+    flange = dxf_fixtures.flange_drawing(tmp_path / "flange.dxf")
+    part = dxf_fixtures.part_drawing(tmp_path / "part.dxf")
+    same = score_drawings(flange, flange)
+    assert same["score"] == 1.0
+    assert same["components"]["dimension_similarity"]["counts"]["gold"] == 6
+    other = score_drawings(flange, part)
+    # The shaft's dimensions share neither values nor layout with the flange's.
     assert other["failure"] is None and other["score"] < 0.2

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """`cadbench dxf-check`: printed numbers against the drawing's own lines (seed 003, L0-L2).
 
-Real third-party drawings (shared/realworld/dxf, values from MANIFEST.md) and drawings
-written here with ezdxf, checked through the real command line and in-process.
+Real third-party drawings (tests/data/realworld/dxf, values from its PROVENANCE.md) and
+drawings written here with ezdxf, checked through the real command line and in-process.
 """
 
 import json
 import os
 
+import dxf_fixtures
 import ezdxf
 import pytest
 from conftest import REALWORLD, run_cli
@@ -17,7 +18,6 @@ from cadbench_wb.drafting.reading import quiet_ezdxf
 
 quiet_ezdxf()
 DXF = os.path.join(REALWORLD, "dxf")
-needs_realworld = pytest.mark.skipif(not os.path.isdir(DXF), reason="shared/realworld absent")
 
 
 def plate(path, *, dimlfac=1.0, lie=None, units=4, extra=None, size=1.0):
@@ -132,44 +132,38 @@ def test_dimension_without_block_is_regenerated_and_warned(tmp_path):
     assert report["ok"] is True
 
 
-@needs_realworld
-def test_qcad_example01_prints_its_manifest_values():
-    report = check_file(os.path.join(DXF, "qcad", "example01.dxf"))
+def test_part_drawing_prints_its_construction_values(tmp_path):
+    # Stands in for QCAD's example01.dxf (GPL-3.0, not redistributed): the same text forms.
+    report = check_file(dxf_fixtures.part_drawing(tmp_path / "part.dxf"))
     values = sorted(d["printed_value"] for d in report["dimensions"])
-    expected = [1.5, 10, 16, 18, 31.83, 37, 38.3, 42.43, 45, 70, 73.64, 75, 97.66]
-    assert values == pytest.approx(sorted(expected))
+    assert values == pytest.approx(sorted(v for v, _ in dxf_fixtures.PART_PRINTS.values()))
+    printed = {d["printed"] for d in report["dimensions"]}
+    assert {"Ø40", "(20)", "30 h11"} <= printed
     assert report["levels"]["L1"]["facts"]["units"] == "millimeters"
-    assert all(d["ok"] for d in report["dimensions"])
+    assert all(d["ok"] for d in report["dimensions"]) and report["ok"] is True
 
 
-@needs_realworld
-def test_qcad_flange_recomputes_the_unstored_measurements():
-    # The group-42 measurement is -1 (not stored); values come from the definition points.
-    report = check_file(os.path.join(DXF, "qcad", "flange.dxf"))
+def test_unstored_measurements_are_recomputed_from_definition_points(tmp_path):
+    # As in QCAD's flange.dxf: group 42 is -1 and no block; values come from the points.
+    report = check_file(dxf_fixtures.flange_drawing(tmp_path / "flange.dxf"))
     shown = sorted((d["family"], d["printed"]) for d in report["dimensions"])
-    assert shown == [
-        ("diameter", "Ø28"),
-        ("linear", "2"),
-        ("linear", "42"),
-        ("linear", "6"),
-        ("linear", "60"),
-        ("radius", "R5"),
-    ]
+    assert shown == dxf_fixtures.FLANGE_PRINTS
     assert all(d["ok"] and d["block"] is None for d in report["dimensions"])
-    assert report["levels"]["L1"]["findings"][0]["code"] == "zero_length"
+    codes = [f["code"] for f in report["levels"]["L1"]["findings"]]
+    assert codes == ["zero_length"]
 
 
-@needs_realworld
-def test_qcad_entities_reads_dimensions_inside_blocks():
-    report = check_file(os.path.join(DXF, "qcad", "entities.dxf"))
-    assert len(report["dimensions"]) == 44
-    assert all(d["insert_path"] for d in report["dimensions"])
+def test_dimensions_inside_blocks_are_read_through_their_inserts(tmp_path):
+    # As in QCAD's entities.dxf: every dimension sits in a block placed by INSERTs.
+    report = check_file(dxf_fixtures.sheet_in_blocks(tmp_path / "sheet.dxf", copies=2))
+    # A block placed twice holds its three dimensions once: each is one DIMENSION entity.
+    assert len(report["dimensions"]) == 3
+    assert all(d["insert_path"] == ["SHEET"] for d in report["dimensions"])
     not_numbers = [d for d in report["dimensions"] if d["printed"] == "text"]
-    assert len(not_numbers) == 11 and {d["reason"] for d in not_numbers} == {"not_a_number"}
+    assert len(not_numbers) == 1 and {d["reason"] for d in not_numbers} == {"not_a_number"}
     assert report["levels"]["L1"]["facts"]["units"] == "unitless"
 
 
-@needs_realworld
 def test_ezdxf_uncommon_inch_drawing():
     report = check_file(os.path.join(DXF, "ezdxf", "uncommon.dxf"))
     assert report["levels"]["L1"]["facts"]["units"] == "inches"
@@ -182,7 +176,6 @@ def test_ezdxf_uncommon_inch_drawing():
     assert {d["reason"] for d in report["dimensions"] if not d["ok"]} == {"off_geometry"}
 
 
-@needs_realworld
 def test_ezdxf_dimension_in_block():
     report = check_file(os.path.join(DXF, "ezdxf", "dimension_in_block.dxf"))
     assert report["ok"] is True
