@@ -302,5 +302,9 @@ def test_drawings_against_themselves_and_each_other(tmp_path):
     assert same["score"] == 1.0
     assert same["components"]["dimension_similarity"]["counts"]["gold"] == 6
     other = score_drawings(flange, part)
-    # The shaft's dimensions share neither values nor layout with the flange's.
-    assert other["failure"] is None and other["score"] < 0.2
+    # The shaft's dimensions share neither values nor layout with the flange's (dimension
+    # similarity about 0.03). Registered on the part, two simple outlines still share some
+    # straight edges (geometry about 0.3), so the whole stays low but above the 0.2 the
+    # bounding-box registration gave.
+    assert other["failure"] is None and other["score"] < 0.3
+    assert other["components"]["dimension_similarity"]["value"] < 0.1
