@@ -139,6 +139,20 @@ CROSS_CHECK = {
     "mesh_retry_factor": 0.5,
 }
 
+# Files of several solids (app/solid_union.py).
+MULTI_SOLID = {
+    # Solids whose bounding boxes come within this share of the larger diagonal may touch
+    # or overlap: they are united (checked); the others stay disjoint in a compound.
+    "touch_rel": 1e-6,
+    # Fuzzy values tried in turn for the union (x the largest solid's diagonal).
+    "fuzzy_values_rel": (0.0, 1e-6),
+    # The union's volume must match the union of the tessellations within mesh_error_factor
+    # x the tessellations' own measured volume error plus volume_floor_rel of the total.
+    "mesh_deflection_rel": 0.0005,
+    "mesh_error_factor": 2.0,
+    "volume_floor_rel": 1e-7,
+}
+
 # Feature recognition and semanticMatch (app/features.py, metrics/feature_matching.py).
 FEATURES = {
     # A cone at a hole's mouth is a countersink when its outer diameter is at least this
@@ -268,6 +282,7 @@ def as_dict() -> dict:
         "random_hit": RANDOM_HIT,
         "alignment": ALIGNMENT,
         "cross_check": CROSS_CHECK,
+        "multi_solid": MULTI_SOLID,
         "significant_digits": SIGNIFICANT_DIGITS,
         "interpretation": INTERPRETATION,
         "features": FEATURES,

@@ -104,35 +104,14 @@ def _four_booleans(reference, candidate, volumes, fuzzy: float, keep_shapes: boo
 
 
 def _exact_within(reference, candidate, fuzzy: float, keep_shapes: bool, budget_s: float):
-    """exact_booleans in a child process stopped at budget_s; None if it was stopped."""
-
-    def run():
-        found = exact_booleans(reference, candidate, fuzzy, keep_shapes)
-        found["shapes"] = {
-            k: (v.exportBrepToString() if v is not None else None)
-            for k, v in found["shapes"].items()
-        }
-        return found
-
+    """exact_booleans in a child process stopped at budget_s, or None and why not."""
     try:
-        found = time_budget.call_within(run, budget_s)
-    except time_budget.BudgetSpent:
-        return None
-    except RuntimeError:  # the child's OCC call raised: the booleans failed outright
-        volumes = {"a": reference.Volume, "b": candidate.Volume}
-        return {"volumes": volumes, "shapes": {}, "route": "failed"}
-    found["shapes"] = {k: _shape_from_brep(v) for k, v in found["shapes"].items()}
-    return found
-
-
-def _shape_from_brep(text):
-    if text is None:
-        return None
-    import Part  # noqa: PLC0415
-
-    shape = Part.Shape()
-    shape.importBrepFromString(text)
-    return shape
+        found = time_budget.exact_booleans_within(
+            reference, candidate, fuzzy, keep_shapes, budget_s
+        )
+    except time_budget.BudgetSpent as spent:
+        return None, str(spent)
+    return found, None
 
 
 def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool = True) -> dict:
@@ -225,9 +204,9 @@ def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shape
         if remaining <= 0:
             break
         fuzzy = fuzzy_rel * diagonal
-        found = _exact_within(reference, candidate, fuzzy, keep_shapes, remaining)
+        found, stopped = _exact_within(reference, candidate, fuzzy, keep_shapes, remaining)
         if found is None:
-            attempts.append({"fuzzy": fuzzy, "outcome": "stopped at the time budget"})
+            attempts.append({"fuzzy": fuzzy, "outcome": stopped})
             break
         decision = crosscheck.decide(
             found["volumes"], mesh_result, sampled, params, None, mesh_note
@@ -237,10 +216,10 @@ def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shape
         exact = found
         if decision["method"] == "exact":
             return decision, exact, attempts
-    if decision is None or attempts[-1]["outcome"] == "stopped at the time budget":
+    if decision is None or "route" not in attempts[-1]:
         why = (
-            f"exact booleans stopped at their time budget ({budget:.1f} s, "
-            f"{params['exact_budget_factor']:g} x the mesh route)"
+            f"exact booleans {attempts[-1]['outcome'] if attempts else 'not run'} (budget "
+            f"{budget:.1f} s, {params['exact_budget_factor']:g} x the mesh route)"
         )
         decision = crosscheck.decide(volumes, mesh_result, sampled, params, why, mesh_note)
         exact = {"volumes": volumes, "shapes": {}, "route": "stopped"}

@@ -1,61 +1,95 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Run one OpenCASCADE computation in a forked child that is stopped at a time budget.
+"""Run the exact booleans in a child process that is stopped at a time budget.
 
 OCC's booleans cannot be interrupted from Python (they hold the interpreter for as long as
-they run: minutes on some real parts), so a route that may not pay off is run in a copy of
-this process and abandoned when its budget is spent, instead of being waited for and then
-discarded. The child shares the parent's memory pages (fork), so nothing is re-read.
+they run: minutes on some real parts), so a route that may not pay off runs in a child
+that is killed when its budget is spent, instead of being waited for and then discarded.
+The child is a fresh interpreter, not a fork: a forked copy of a process whose thread
+pools (manifold3d's TBB, OCC's) are running can deadlock on their locks, as seen here.
+It reads both shapes as BREP (an exact round trip) and writes back volumes and pieces.
 """
 
+import json
 import os
-import pickle
-import select
-import signal
-import time
+import subprocess
+import sys
+import tempfile
+
+from cadbench_wb import runner
 
 
 class BudgetSpent(Exception):
-    """The computation did not finish within its budget (or its child died)."""
+    """The computation did not finish within its budget (or its process died)."""
 
 
-def call_within(function, budget_s: float):
-    """function()'s (picklable) return value, computed in a forked child; raises
-    BudgetSpent after budget_s seconds, and re-raises the child's exception as RuntimeError.
+def exact_booleans_within(reference, candidate, fuzzy: float, keep_shapes: bool, budget_s: float):
+    """shape_fidelity.exact_booleans computed in a child process; raises BudgetSpent."""
+    import Part  # noqa: PLC0415
 
-    Where fork is not available the function runs in this process, without a budget.
-    """
-    if not hasattr(os, "fork"):
-        return function()
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: compute, send, and leave without running any clean-up
-        os.close(read_end)
+    with tempfile.TemporaryDirectory(prefix="cadbench-exact-") as folder:
+        reference.exportBrep(os.path.join(folder, "a.brep"))
+        candidate.exportBrep(os.path.join(folder, "b.brep"))
+        with open(os.path.join(folder, "job.json"), "w") as handle:
+            json.dump({"fuzzy": fuzzy, "keep_shapes": keep_shapes}, handle)
+        command = [
+            runner.python_for_children(),
+            "-c",
+            "import sys; from cadbench_wb.app import time_budget; time_budget.child(sys.argv[1])",
+            folder,
+        ]
         try:
-            payload = pickle.dumps(("ok", function()))
-        except BaseException as exc:  # noqa: BLE001 - everything goes back to the parent
-            payload = pickle.dumps(("error", f"{type(exc).__name__}: {exc}"))
-        with os.fdopen(write_end, "wb") as handle:
-            handle.write(payload)
-        os._exit(0)
-    os.close(write_end)
-    chunks = []
-    deadline = time.monotonic() + budget_s
-    try:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([read_end], [], [], remaining)[0]:
-                os.kill(pid, signal.SIGKILL)
-                raise BudgetSpent(f"stopped after {budget_s:.1f} s")
-            chunk = os.read(read_end, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(read_end)
-        os.waitpid(pid, 0)
-    if not chunks:
-        raise BudgetSpent("the computation's process died without an answer")
-    status, value = pickle.loads(b"".join(chunks))
-    if status == "error":
-        raise RuntimeError(value)
-    return value
+            subprocess.run(
+                command,
+                env=runner.child_environment(),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=max(budget_s, 0.01),
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise BudgetSpent(f"stopped after {budget_s:.1f} s") from None
+        answer = os.path.join(folder, "result.json")
+        if not os.path.exists(answer):
+            raise BudgetSpent("the child process died without an answer")
+        with open(answer) as handle:
+            found = json.load(handle)
+        shapes = {}
+        for key, name in found.pop("shape_files").items():
+            shape = None
+            if name:
+                shape = Part.Shape()
+                shape.importBrep(os.path.join(folder, name))
+            shapes[key] = shape
+        found["shapes"] = shapes
+        return found
+
+
+def child(folder: str) -> None:
+    """The child's side: read the job, compute, write result.json (last, so a killed child
+    leaves no half answer)."""
+    from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
+
+    import_freecad()
+    import Part  # noqa: PLC0415
+
+    from cadbench_wb.app import shape_fidelity  # noqa: PLC0415
+
+    with open(os.path.join(folder, "job.json")) as handle:
+        job = json.load(handle)
+    reference = Part.read(os.path.join(folder, "a.brep"))
+    candidate = Part.read(os.path.join(folder, "b.brep"))
+    reference = reference.Solids[0] if len(reference.Solids) == 1 else reference
+    candidate = candidate.Solids[0] if len(candidate.Solids) == 1 else candidate
+    found = shape_fidelity.exact_booleans(reference, candidate, job["fuzzy"], job["keep_shapes"])
+    files = {}
+    for key, shape in found.pop("shapes").items():
+        files[key] = None
+        if shape is not None:
+            files[key] = f"piece_{key}.brep"
+            shape.exportBrep(os.path.join(folder, files[key]))
+    found["shape_files"] = files
+    partial = os.path.join(folder, "result.part")
+    with open(partial, "w") as handle:
+        json.dump(found, handle)
+    os.replace(partial, os.path.join(folder, "result.json"))
+    sys.stdout.flush()
