@@ -314,8 +314,9 @@ def _rank(pose: Pose):
 
 
 def _leading(poses: list[Pose], params) -> list[Pose]:
-    """The poses that can still matter: the best few and those near the best score."""
-    floor = poses[0].proxy_iou - 2 * params["ambiguity_tolerance"]
+    """The poses that can still matter: the best few and those whose proxy is within
+    refine_margin of the best (any of them may overtake it once refined)."""
+    floor = poses[0].proxy_iou - params["refine_margin"]
     return [p for i, p in enumerate(poses) if i < params["refine_top"] or p.proxy_iou >= floor][:60]
 
 
