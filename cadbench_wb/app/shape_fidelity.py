@@ -103,11 +103,11 @@ def _four_booleans(reference, candidate, volumes, fuzzy: float, keep_shapes: boo
     return {"volumes": volumes, "shapes": shapes, "route": "four booleans"}
 
 
-def _exact_within(reference, candidate, fuzzy: float, keep_shapes: bool, budget_s: float):
+def _exact_within(reference, candidate, fuzzy, keep_shapes, budget_s, worker=None):
     """exact_booleans in a child process stopped at budget_s, or None and why not."""
     try:
         found = time_budget.exact_booleans_within(
-            reference, candidate, fuzzy, keep_shapes, budget_s
+            reference, candidate, fuzzy, keep_shapes, budget_s, worker
         )
     except time_budget.BudgetSpent as spent:
         return None, str(spent)
@@ -125,6 +125,28 @@ def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool =
     exact booleans' time budget and judge each attempt, so an attempt that cannot be
     trusted is abandoned early and a fuzzy retry gets what is left of the budget.
     """
+    start = time.perf_counter()
+    skipped = None
+    if not standard.CROSS_CHECK["exact_booleans_on_threads"] and (
+        threads.has_modeled_thread(reference) or threads.has_modeled_thread(candidate_aligned)
+    ):
+        skipped = "modeled thread: exact booleans skipped"
+    thread_check = time.perf_counter() - start
+    # The child that runs the exact booleans starts now and imports FreeCAD meanwhile.
+    worker = None if skipped else time_budget.ExactWorker()
+    try:
+        computed = _shape_figures(
+            reference, candidate_aligned, meshes, keep_shapes, (skipped, worker)
+        )
+    finally:
+        if worker is not None:
+            worker.close()
+    computed["timing"]["thread_check"] = thread_check
+    return computed
+
+
+def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan) -> dict:
+    skipped, worker = exact_plan
     timing = {}
     params = standard.CROSS_CHECK
     diagonal = max(reference.BoundBox.DiagonalLength, candidate_aligned.BoundBox.DiagonalLength)
@@ -144,13 +166,6 @@ def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool =
     sampled = sampling.sampled_iou(mesh_a, mesh_b, params["sample_points"], params["sample_seed"])
     timing["sampling"] = time.perf_counter() - start
     start = time.perf_counter()
-    skipped = None
-    if not params["exact_booleans_on_threads"] and (
-        threads.has_modeled_thread(reference) or threads.has_modeled_thread(candidate_aligned)
-    ):
-        skipped = "modeled thread: exact booleans skipped"
-    timing["thread_check"] = time.perf_counter() - start
-    start = time.perf_counter()
     mesh_route = timing["mesh_boolean"] + timing["sampling"]
     budget = max(params["exact_budget_floor_s"], params["exact_budget_factor"] * mesh_route)
     decision, exact, attempts = _exact_decision(
@@ -158,7 +173,7 @@ def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool =
         candidate_aligned,
         (mesh_result, mesh_note, sampled),
         skipped,
-        budget,
+        (budget, worker),
         keep_shapes,
     )
     timing["booleans"] = time.perf_counter() - start
@@ -187,8 +202,10 @@ def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool =
 
 def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shapes):
     """The cross-check decision after at most two exact attempts (plain, then fuzzy),
-    together within budget seconds; the exact result it used; what each attempt gave."""
+    together within budget seconds; the exact result it used; what each attempt gave.
+    budget: (seconds, the started worker for the first attempt)."""
     mesh_result, mesh_note, sampled = estimates
+    budget, worker = budget
     params = standard.CROSS_CHECK
     volumes = {"a": reference.Volume, "b": candidate.Volume}
     exact = {"volumes": volumes, "shapes": {}, "route": "skipped"}
@@ -204,7 +221,8 @@ def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shape
         if remaining <= 0:
             break
         fuzzy = fuzzy_rel * diagonal
-        found, stopped = _exact_within(reference, candidate, fuzzy, keep_shapes, remaining)
+        found, stopped = _exact_within(reference, candidate, fuzzy, keep_shapes, remaining, worker)
+        worker = None  # a worker serves one job: a retry starts its own
         if found is None:
             attempts.append({"fuzzy": fuzzy, "outcome": stopped})
             break

@@ -11,9 +11,11 @@ It reads both shapes as BREP (an exact round trip) and writes back volumes and p
 
 import json
 import os
+import select
 import subprocess
 import sys
 import tempfile
+import time
 
 from cadbench_wb import runner
 
@@ -22,32 +24,70 @@ class BudgetSpent(Exception):
     """The computation did not finish within its budget (or its process died)."""
 
 
-def exact_booleans_within(reference, candidate, fuzzy: float, keep_shapes: bool, budget_s: float):
-    """shape_fidelity.exact_booleans computed in a child process; raises BudgetSpent."""
+class ExactWorker:
+    """A child interpreter started ahead of need (it imports FreeCAD while this process
+    computes the mesh route), that runs one exact-boolean job and is then closed or killed.
+    """
+
+    def __init__(self):
+        command = [
+            runner.python_for_children(),
+            "-c",
+            "from cadbench_wb.app import time_budget; time_budget.serve()",
+        ]
+        self.process = subprocess.Popen(
+            command,
+            env=runner.child_environment(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def run(self, folder: str, budget_s: float) -> None:
+        """Hand the job in folder to the child and wait at most budget_s for it."""
+        try:
+            self.process.stdin.write((folder + "\n").encode())
+            self.process.stdin.flush()
+        except OSError:
+            raise BudgetSpent("the child process died before its job") from None
+        ready = select.select([self.process.stdout], [], [], max(budget_s, 0.0))[0]
+        if not ready:
+            self.close()
+            raise BudgetSpent(f"stopped after {budget_s:.1f} s")
+        self.process.stdout.readline()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            stream.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def exact_booleans_within(
+    reference, candidate, fuzzy: float, keep_shapes: bool, budget_s: float, worker=None
+):
+    """shape_fidelity.exact_booleans computed in a child process; raises BudgetSpent.
+
+    worker: an ExactWorker already started (its start-up then costs nothing here); it is
+    used for this one job and closed.
+    """
     import Part  # noqa: PLC0415
 
-    with tempfile.TemporaryDirectory(prefix="cadbench-exact-") as folder:
+    started = time.perf_counter()
+    worker = worker or ExactWorker()
+    with worker, tempfile.TemporaryDirectory(prefix="cadbench-exact-") as folder:
         reference.exportBrep(os.path.join(folder, "a.brep"))
         candidate.exportBrep(os.path.join(folder, "b.brep"))
         with open(os.path.join(folder, "job.json"), "w") as handle:
             json.dump({"fuzzy": fuzzy, "keep_shapes": keep_shapes}, handle)
-        command = [
-            runner.python_for_children(),
-            "-c",
-            "import sys; from cadbench_wb.app import time_budget; time_budget.child(sys.argv[1])",
-            folder,
-        ]
-        try:
-            subprocess.run(
-                command,
-                env=runner.child_environment(),
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                timeout=max(budget_s, 0.01),
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise BudgetSpent(f"stopped after {budget_s:.1f} s") from None
+        worker.run(folder, budget_s - (time.perf_counter() - started))
         answer = os.path.join(folder, "result.json")
         if not os.path.exists(answer):
             raise BudgetSpent("the child process died without an answer")
@@ -62,6 +102,21 @@ def exact_booleans_within(reference, candidate, fuzzy: float, keep_shapes: bool,
             shapes[key] = shape
         found["shapes"] = shapes
         return found
+
+
+def serve() -> None:
+    """The child's loop: import FreeCAD once, then run each job folder named on stdin."""
+    from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
+
+    import_freecad()
+    for line in sys.stdin:
+        folder = line.strip()
+        try:
+            child(folder)
+        except Exception:  # noqa: BLE001 - no result.json tells the parent it failed
+            pass
+        sys.stdout.write("done\n")
+        sys.stdout.flush()
 
 
 def child(folder: str) -> None:
@@ -92,4 +147,3 @@ def child(folder: str) -> None:
     with open(partial, "w") as handle:
         json.dump(found, handle)
     os.replace(partial, os.path.join(folder, "result.json"))
-    sys.stdout.flush()
