@@ -173,16 +173,19 @@ def align(reference, candidate) -> Alignment:
     moving, moving_normals = icp.surface_samples(*mesh_cand, params["icp_moving_points"], 12)
     judge = _Judge(mesh_ref, mesh_cand, params)
     refined = []
-    # Refine in proxy order until no unrefined proposal could still win: one whose proxy
-    # is below the best refined proxy by more than ICP is seen to gain (refine_margin)
-    # cannot overtake it, so the accepted pose is beaten by no proposal's refined proxy.
-    count = 0
+    # Refine in proxy order until no unrefined proposal could still win: one that would
+    # not beat the best refined proxy by more than the proxy's noise even if ICP gained
+    # on it what it can gain. That is estimated from the gains ICP made here (twice the
+    # largest), never above refine_margin: on a perfect copy ICP gains nothing, so equal
+    # starts (the sweeps of a turned part) are not all refined to the same figure.
+    count, gain = 0, 0.0
     for pose in poses:
         leader = max((p.proxy_iou for p in refined), default=0.0)
+        reach = pose.proxy_iou + min(params["refine_margin"], 2 * gain)
         if leader >= 1 - params["proxy_noise"]:
             break  # a refined pose already fits to the proxy's resolution: none can beat it
         if count >= params["refine_top"] and (
-            pose.proxy_iou < leader - params["refine_margin"] or count >= params["refine_max"]
+            reach <= leader + params["proxy_noise"] or count >= params["refine_max"]
         ):
             break
         count += 1
@@ -194,6 +197,7 @@ def align(reference, candidate) -> Alignment:
             moving_normals=moving_normals,
         )
         improved = Pose(rotation, translation, proxy(rotation, translation), pose.origin + " + icp")
+        gain = max(gain, improved.proxy_iou - pose.proxy_iou)
         if max(pose.proxy_iou, improved.proxy_iou) < leader - params["proxy_noise"]:
             # Neither can win: no need for the judge to settle which of the two is better.
             refined.append(max((pose, improved), key=lambda p: p.proxy_iou))

@@ -178,7 +178,8 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
     )
     timing["booleans"] = time.perf_counter() - start
     decision["crossCheck"]["exactAttempts"] = attempts
-    decision["crossCheck"]["exactBudgetS"] = round(budget, 3)
+    # The budget follows the machine's speed: it is a time, not a figure (same JSON).
+    timing["exact_budget"] = budget
     if decision["volumes"] is not None:
         figures = crosscheck.figures_from(decision["volumes"])
     else:
@@ -236,8 +237,9 @@ def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shape
             return decision, exact, attempts
     if decision is None or "route" not in attempts[-1]:
         why = (
-            f"exact booleans {attempts[-1]['outcome'] if attempts else 'not run'} (budget "
-            f"{budget:.1f} s, {params['exact_budget_factor']:g} x the mesh route)"
+            "exact booleans stopped at their time budget "
+            f"({params['exact_budget_factor']:g} x the mesh route, at least "
+            f"{params['exact_budget_floor_s']:g} s; see timing.shape_exact_budget)"
         )
         decision = crosscheck.decide(volumes, mesh_result, sampled, params, why, mesh_note)
         exact = {"volumes": volumes, "shapes": {}, "route": "stopped"}

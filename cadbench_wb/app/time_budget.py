@@ -53,7 +53,7 @@ class ExactWorker:
         ready = select.select([self.process.stdout], [], [], max(budget_s, 0.0))[0]
         if not ready:
             self.close()
-            raise BudgetSpent(f"stopped after {budget_s:.1f} s")
+            raise BudgetSpent("stopped at the time budget")
         self.process.stdout.readline()
 
     def close(self) -> None:
