@@ -256,13 +256,17 @@ def _exact_outcome(decision) -> str:
 def _mesh_iou(meshes, shapes, diagonal):
     """The mesh boolean's volumes (None if it gave none), why it gave none, and the meshes.
 
-    A tessellation manifold3d refuses (a non-manifold edge, a sliver) is made again finer
-    once per shape before the route is given up.
+    A tessellation manifold3d refuses (a non-manifold edge, a sliver) is repaired by
+    trimesh, then made again finer, before the route is given up. (The repaired mesh is
+    used for the boolean only; sampling keeps the original, its ray casting needs no
+    manifold.)
     """
     solids = []
     meshes = list(meshes)
     for index, (mesh, shape) in enumerate(zip(meshes, shapes, strict=True)):
         solid = meshing.manifold_of(*mesh)
+        if solid is None:
+            solid = meshing.repaired_manifold(*mesh)
         if solid is None and len(mesh[1]):
             params = standard.CROSS_CHECK
             finer = params["mesh_retry_factor"] * params["mesh_deflection_rel"] * diagonal
@@ -276,7 +280,11 @@ def _mesh_iou(meshes, shapes, diagonal):
         which = "reference" if first is None else "candidate"
         if first is None and second is None:
             which = "reference and candidate"
-        return None, f"tessellation of the {which} refused as non-manifold, also finer", meshes
+        return (
+            None,
+            f"tessellation of the {which} refused as non-manifold, also repaired and finer",
+            meshes,
+        )
     common = (first ^ second).volume()
     va, vb = first.volume(), second.volume()
     return {"a": va, "b": vb, "common": common, "union": va + vb - common}, None, meshes

@@ -34,7 +34,7 @@ def test_a_figure_past_one_by_more_than_the_noise_is_not_checked():
 
 def test_not_checked_names_what_each_method_gave():
     volumes = {"a": 1.0, "b": 1.0, "common": 0.9, "union": 1.1, "missing": 0.1, "extra": 0.1}
-    failure = "tessellation of the candidate refused as non-manifold, also finer"
+    failure = "tessellation of the candidate refused as non-manifold, also repaired and finer"
     decision = crosscheck.decide(volumes, None, SAMPLED, PARAMS, None, failure)
     assert decision["checked"] is False
     assert "exact booleans 0.8182, refuted" in decision["reason"]
