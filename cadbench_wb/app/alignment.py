@@ -3,12 +3,14 @@
 
 Proper rotations and translations only: a mirror image is never aligned onto its
 reference and scale is never aligned away. Poses are proposed from the pose as delivered,
-the two solids' principal axes of inertia (four sign choices), a sweep about the unique
-axis of axisymmetric parts and frames from dominant face directions when all three moments
-are equal. Every proposal is scored by a cheap proxy (interior points of each solid tested
-against the other's column occupancy: microseconds per pose), the best few are refined by
-point-to-plane ICP, and the exact booleans run once, on the final pose, in
-shape_fidelity.py. The fine tessellations made here are handed on for the cross-checks.
+the 24 axis-aligned rotations between the two solids' principal frames of inertia, a
+sweep about the unique axis of axisymmetric parts, and frames from dominant face
+directions (with their 24 axis-aligned rotations). Every proposal is scored by a cheap
+proxy (interior points of each solid tested against the other's column occupancy), the
+leading ones are refined by point-to-plane ICP until none left could beat the best, and
+the winner is snapped onto exactly coinciding B-rep vertices so that the exact booleans
+(shape_fidelity.py, run once on the final pose) see shared faces as shared. The fine
+tessellations made here are handed on for the cross-checks.
 """
 
 import dataclasses
