@@ -81,3 +81,25 @@ def test_multi_solid_file_against_itself_scores_exactly_one(request, fixture):
     result = score_json(path, path)
     assert result["shapeIoU"] == 1.0
     assert result["shape"]["method"] == "exact"
+
+
+def test_document_of_36_touching_boxes_scores_itself_exactly_one(fc, tmp_path):
+    # A FreeCAD document as a user saves it: 36 Part::Box features side by side, each a
+    # visible final result, so all 36 are scored and must unite into one block.
+    doc = fc.newDocument("grid36")
+    try:
+        for i in range(6):
+            for j in range(6):
+                box = doc.addObject("Part::Box", f"Box{i}{j}")
+                box.Length, box.Width, box.Height = 10.3, 7.7, 5.1
+                box.Placement.Base = fc.Vector(10.3 * i, 7.7 * j, 0)
+        doc.recompute()
+        path = str(tmp_path / "grid36.FCStd")
+        doc.saveAs(path)
+    finally:
+        fc.closeDocument(doc.Name)
+    result = score_json(path, path, "--only", "shape")
+    assert result["reference"]["solids"] == 36
+    assert result["shapeIoU"] == 1.0
+    assert result["shape"]["method"] == "exact"
+    assert result["shape"]["volumeA"] == pytest.approx(36 * 10.3 * 7.7 * 5.1, rel=1e-9)
