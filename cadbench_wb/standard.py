@@ -77,8 +77,18 @@ ALIGNMENT = {
     "ambiguity_tolerance": 0.01,
     # Poses closer than this (degrees of rotation) are the same pose.
     "distinct_pose_deg": 2.0,
-    # Point-to-plane ICP on the best few proposals.
+    # Point-to-plane ICP on the best few proposals, and on every further proposal whose
+    # proxy is within refine_margin of the best refined one (the largest proxy gain ICP was
+    # seen to make from an axis-aligned start is about 0.1), at most refine_max in all.
     "refine_top": 2,
+    "refine_margin": 0.15,
+    "refine_max": 8,
+    # Vertex snap after ICP (alignment._snapped): candidate vertices within each tolerance
+    # (x the reference diagonal, loose to tight) of a reference vertex are paired and the
+    # pose refitted; the pose is kept only if the final pairs agree within snap_residual_rel,
+    # i.e. they are the same corners to a part per million, not near misses.
+    "snap_tolerances_rel": (5e-3, 1e-3, 1e-4, 1e-5, 1e-6),
+    "snap_residual_rel": 1e-6,
     # The judge that settles close calls between two poses: seeded points in the
     # reference's box (grown by a margin), classified by ray casting on the fine meshes.
     "judge_points": 20000,
@@ -114,6 +124,36 @@ CROSS_CHECK = {
     # 0.848 +- 0.013 by sampling), so they are skipped; the mesh boolean is reported with
     # method "mesh" and still has to agree with point sampling.
     "exact_booleans_on_threads": False,
+    # The exact booleans run after the mesh route, within max(floor, factor x the mesh
+    # route's time) seconds in all (a forked child, stopped when the budget is spent): on
+    # real parts with near-coincident or slightly defective faces OpenCASCADE can spend
+    # minutes on a result that fails its checks. Perfect copies of the NIST parts take
+    # about 1-2 x the mesh route; 4x leaves room for a noisy machine.
+    "exact_budget_floor_s": 3.0,
+    "exact_budget_factor": 4.0,
+    # Fuzzy values tried in turn (x the larger bbox diagonal; 0 = plain booleans), while the
+    # budget lasts: faces closer than the fuzzy value are treated as coincident, which
+    # rescues near-coincident faces the vertex snap of the alignment could not make exact.
+    # The bundled bearing block against itself turned 1e-5 rad and moved 1 micron: plain
+    # 0.99992 (residual 9e-7), fuzzy 1e-6 x diagonal 0 (refuted), 1e-5 x diagonal 1.0
+    # (residual 6e-12); gluing faces that close moves the IoU by about 1e-5.
+    "fuzzy_values_rel": (0.0, 1e-5),
+    # A tessellation manifold3d refuses is retried once at this share of the deflection.
+    "mesh_retry_factor": 0.5,
+}
+
+# Files of several solids (app/solid_union.py).
+MULTI_SOLID = {
+    # Solids whose bounding boxes come within this share of the larger diagonal may touch
+    # or overlap: they are united (checked); the others stay disjoint in a compound.
+    "touch_rel": 1e-6,
+    # Fuzzy values tried in turn for the union (x the largest solid's diagonal).
+    "fuzzy_values_rel": (0.0, 1e-6),
+    # The union's volume must match the union of the tessellations within mesh_error_factor
+    # x the tessellations' own measured volume error plus volume_floor_rel of the total.
+    "mesh_deflection_rel": 0.0005,
+    "mesh_error_factor": 2.0,
+    "volume_floor_rel": 1e-7,
 }
 
 # Diff pieces smaller than this share of the reference's volume are left out of the diff
@@ -298,6 +338,7 @@ def as_dict() -> dict:
         "random_hit": RANDOM_HIT,
         "alignment": ALIGNMENT,
         "cross_check": CROSS_CHECK,
+        "multi_solid": MULTI_SOLID,
         "significant_digits": SIGNIFICANT_DIGITS,
         "interpretation": INTERPRETATION,
         "features": FEATURES,

@@ -3,12 +3,14 @@
 
 Proper rotations and translations only: a mirror image is never aligned onto its
 reference and scale is never aligned away. Poses are proposed from the pose as delivered,
-the two solids' principal axes of inertia (four sign choices), a sweep about the unique
-axis of axisymmetric parts and frames from dominant face directions when all three moments
-are equal. Every proposal is scored by a cheap proxy (interior points of each solid tested
-against the other's column occupancy: microseconds per pose), the best few are refined by
-point-to-plane ICP, and the exact booleans run once, on the final pose, in
-shape_fidelity.py. The fine tessellations made here are handed on for the cross-checks.
+the 24 axis-aligned rotations between the two solids' principal frames of inertia, a
+sweep about the unique axis of axisymmetric parts, and frames from dominant face
+directions (with their 24 axis-aligned rotations). Every proposal is scored by a cheap
+proxy (interior points of each solid tested against the other's column occupancy), the
+leading ones are refined by point-to-plane ICP until none left could beat the best, and
+the winner is snapped onto exactly coinciding B-rep vertices so that the exact booleans
+(shape_fidelity.py, run once on the final pose) see shared faces as shared. The fine
+tessellations made here are handed on for the cross-checks.
 """
 
 import dataclasses
@@ -46,6 +48,7 @@ class Alignment:
     evaluated: int
     degeneracy: str
     meshes: tuple | None = None  # fine (vertices, triangles) of reference and candidate
+    refined: int = 0  # proposals refined by ICP
 
     def aligned_meshes(self) -> tuple | None:
         """The fine meshes of the reference and of the candidate in the best pose, for the
@@ -68,6 +71,7 @@ class Alignment:
             "alternatives": [p.as_dict() for p in self.alternatives[:ALTERNATIVES_LISTED]],
             "alternativeCount": len(self.alternatives),
             "posesEvaluated": self.evaluated,
+            "posesRefined": self.refined,
             "inertia": self.degeneracy,
         }
 
@@ -169,10 +173,24 @@ def align(reference, candidate) -> Alignment:
     poses = _distinct(_leading(sorted(poses, key=_rank), params), params["distinct_pose_deg"])
     matcher = icp.PlaneMatcher(*mesh_ref)
     moving, moving_normals = icp.surface_samples(*mesh_cand, params["icp_moving_points"], 12)
-    top = poses[: params["refine_top"]]
     judge = _Judge(mesh_ref, mesh_cand, params)
     refined = []
-    for pose in top:
+    # Refine in proxy order until no unrefined proposal could still win: one that would
+    # not beat the best refined proxy by more than the proxy's noise even if ICP gained
+    # on it what it can gain. That is estimated from the gains ICP made here (twice the
+    # largest), never above refine_margin: on a perfect copy ICP gains nothing, so equal
+    # starts (the sweeps of a turned part) are not all refined to the same figure.
+    count, gain = 0, 0.0
+    for pose in poses:
+        leader = max((p.proxy_iou for p in refined), default=0.0)
+        reach = pose.proxy_iou + min(params["refine_margin"], 2 * gain)
+        if leader >= 1 - params["proxy_noise"]:
+            break  # a refined pose already fits to the proxy's resolution: none can beat it
+        if count >= params["refine_top"] and (
+            reach <= leader + params["proxy_noise"] or count >= params["refine_max"]
+        ):
+            break
+        count += 1
         rotation, translation = matcher.refine(
             moving,
             pose.rotation,
@@ -180,23 +198,63 @@ def align(reference, candidate) -> Alignment:
             params["icp_iterations"],
             moving_normals=moving_normals,
         )
-        candidate = Pose(
-            rotation, translation, proxy(rotation, translation), pose.origin + " + icp"
-        )
-        leader = max((p.proxy_iou for p in refined), default=0.0)
-        if max(pose.proxy_iou, candidate.proxy_iou) < leader - params["proxy_noise"]:
+        improved = Pose(rotation, translation, proxy(rotation, translation), pose.origin + " + icp")
+        gain = max(gain, improved.proxy_iou - pose.proxy_iou)
+        if max(pose.proxy_iou, improved.proxy_iou) < leader - params["proxy_noise"]:
             # Neither can win: no need for the judge to settle which of the two is better.
-            refined.append(max((pose, candidate), key=lambda p: p.proxy_iou))
+            refined.append(max((pose, improved), key=lambda p: p.proxy_iou))
         else:
-            refined.append(_better(pose, candidate, judge, params))
-    poses = _distinct(sorted(refined + poses[len(top) :], key=_rank), params["distinct_pose_deg"])
-    best = poses[0]
+            refined.append(_better(pose, improved, judge, params))
+    poses = _distinct(sorted(refined + poses[count:], key=_rank), params["distinct_pose_deg"])
+    best = _snapped(poses[0], reference, candidate, proxy, params)
     alternatives = [
         p for p in poses[1:] if p.proxy_iou >= best.proxy_iou - params["ambiguity_tolerance"]
     ]
     return Alignment(
-        best, bool(alternatives), alternatives, proxy.calls, kind, (mesh_ref, mesh_cand)
+        best, bool(alternatives), alternatives, proxy.calls, kind, (mesh_ref, mesh_cand), count
     )
+
+
+def _snapped(pose: Pose, reference, candidate, proxy, params) -> Pose:
+    """The pose that makes the candidate's B-rep vertices coincide exactly with the
+    reference's, where they coincide to within snap_residual_rel of the diagonal.
+
+    ICP on tessellations leaves a pose a few microradians off: enough for OpenCASCADE's
+    booleans to see two nearly coincident faces, the case they fail on (a bearing block
+    against itself turned 1e-5 rad gives an empty common). Vertices that match to a part
+    per million are the same corner of the same model, and the least-squares motion of
+    those pairs (Kabsch) puts shared faces on top of each other to rounding error, where
+    the booleans are exact. Candidates without such pairs keep the ICP pose.
+    """
+    from scipy.spatial import cKDTree  # noqa: PLC0415
+
+    points_ref = np.array([tuple(v.Point) for v in reference.Vertexes])
+    points_cand = np.array([tuple(v.Point) for v in candidate.Vertexes])
+    if len(points_ref) < 3 or len(points_cand) < 3:
+        return pose
+    diagonal = float(np.linalg.norm(points_ref.max(axis=0) - points_ref.min(axis=0)))
+    tree = cKDTree(points_ref)
+    rotation, translation = pose.rotation, pose.translation
+    pairs = 0
+    for tolerance in params["snap_tolerances_rel"]:
+        distance, index = tree.query(points_cand @ rotation.T + translation)
+        close = distance <= tolerance * diagonal
+        # One reference vertex stands for at most one candidate vertex.
+        _, first = np.unique(index[close], return_index=True)
+        chosen = np.flatnonzero(close)[first]
+        source, target = points_cand[chosen], points_ref[index[chosen]]
+        if len(chosen) < 3 or np.linalg.matrix_rank(source - source.mean(axis=0), 1e-6) < 2:
+            return pose
+        rotation, translation = rigid.kabsch(source, target)
+        pairs = len(chosen)
+    residual = np.linalg.norm(source @ rotation.T + translation - target, axis=1).max()
+    if residual > params["snap_residual_rel"] * diagonal:
+        return pose
+    snapped = Pose(rotation, translation, proxy(rotation, translation), pose.origin)
+    if snapped.proxy_iou < pose.proxy_iou - params["proxy_noise"]:
+        return pose
+    snapped.origin = f"{pose.origin} + vertex snap ({pairs} vertices)"
+    return snapped
 
 
 ALTERNATIVES_LISTED = 5  # an axisymmetric part has dozens; the count says how many
@@ -262,8 +320,9 @@ def _rank(pose: Pose):
 
 
 def _leading(poses: list[Pose], params) -> list[Pose]:
-    """The poses that can still matter: the best few and those near the best score."""
-    floor = poses[0].proxy_iou - 2 * params["ambiguity_tolerance"]
+    """The poses that can still matter: the best few and those whose proxy is within
+    refine_margin of the best (any of them may overtake it once refined)."""
+    floor = poses[0].proxy_iou - params["refine_margin"]
     return [p for i, p in enumerate(poses) if i < params["refine_top"] or p.proxy_iou >= floor][:60]
 
 
@@ -276,35 +335,38 @@ def _distinct(poses: list[Pose], min_deg: float) -> list[Pose]:
 
 
 def _proposed_rotations(kind, frame_ref, frame_cand, reference, candidate, params):
-    bases = [(frame_ref @ flip @ frame_cand.T, "inertia") for flip in rigid.sign_flips()]
+    # All 24 axis-aligned rotations between the two inertia frames, not only the four sign
+    # choices: when the candidate is only partly right its principal axes need not come in
+    # the reference's order, and a start in the wrong class is one ICP cannot leave.
+    bases = [(frame_ref @ turn @ frame_cand.T, "inertia") for turn in rigid.axis_rotations()]
+    directions = _direction_frames(reference, candidate)
     if kind == "distinct":
-        return bases
+        return bases + directions
     if kind in ("axial0", "axial2"):
         # Two equal moments: the frame is free about the unique axis. Flip that axis or
         # not (sign_flips()[1] flips axes 1 and 2, [2] flips 0 and 2), then sweep.
+        flips = rigid.sign_flips()
         axis = frame_ref[:, 0 if kind == "axial0" else 2]
-        flipped = bases[1] if kind == "axial2" else bases[2]
+        flipped = flips[1] if kind == "axial2" else flips[2]
         steps = params["sweep_steps"]
         proposals = []
-        for base, _ in (bases[0], flipped):
+        for flip in (np.eye(3), flipped):
+            base = frame_ref @ flip @ frame_cand.T
             for k in range(steps):
                 turn = rigid.rotation_about(axis, 2 * math.pi * k / steps)
                 proposals.append((turn @ base, f"sweep {360 * k / steps:.1f} deg"))
-        return proposals + _direction_frames(reference, candidate)
-    return (
-        bases + _direction_frames(reference, candidate) + _random_rotations(params["random_poses"])
-    )
+        return proposals + bases + directions
+    return bases + directions + _random_rotations(params["random_poses"])
 
 
 def _direction_frames(reference, candidate):
-    """Rotations taking pairs of the candidate's dominant directions onto the reference's."""
+    """Rotations taking frames of the candidate's dominant directions onto the
+    reference's: every pair of candidate directions, and the 24 axis-aligned rotations
+    between the two first frames (the directions of a part that is only partly right need
+    not come in the same order of area)."""
     dirs_ref = dominant_directions(reference)
     dirs_cand = dominant_directions(candidate)
-    frame_ref = None
-    for j in range(1, len(dirs_ref)):
-        frame_ref = rigid.frame_from_directions(dirs_ref[0], dirs_ref[j])
-        if frame_ref is not None:
-            break
+    frame_ref = _first_frame(dirs_ref)
     if frame_ref is None:
         return []
     proposals = []
@@ -315,7 +377,20 @@ def _direction_frames(reference, candidate):
             frame_cand = rigid.frame_from_directions(dirs_cand[a], dirs_cand[b])
             if frame_cand is not None:
                 proposals.append((frame_ref @ frame_cand.T, "directions"))
+    frame_cand = _first_frame(dirs_cand)
+    if frame_cand is not None:
+        proposals += [
+            (frame_ref @ turn @ frame_cand.T, "direction axes") for turn in rigid.axis_rotations()
+        ]
     return proposals
+
+
+def _first_frame(directions):
+    for j in range(1, len(directions)):
+        frame = rigid.frame_from_directions(directions[0], directions[j])
+        if frame is not None:
+            return frame
+    return None
 
 
 def _random_rotations(count: int, seed: int = 7):

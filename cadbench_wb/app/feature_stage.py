@@ -95,6 +95,20 @@ def _all(found: dict) -> list[dict]:
 
 def feature_stage(context) -> None:
     """semanticMatch, the `features` detail and the verdict."""
+    if context.candidate.from_mesh:
+        # Features are read off analytic faces (planes, cylinders, cones, tori); a mesh has
+        # only triangles, which read as dozens of steps, so a score here would fail the
+        # reference's own tessellation by construction.
+        reason = (
+            "the candidate is a triangle mesh (STL/OBJ): features are recognised on "
+            "analytic B-rep faces, which a mesh does not have"
+        )
+        context.result["semanticMatch"] = None
+        context.result["features"] = {"applicable": False, "reason": reason}
+        entry = verdicts.verdict("semanticMatch", None, reason=reason)
+        entry["applicable"] = False
+        context.result["verdicts"]["semanticMatch"] = entry
+        return
     rule = case_features(context.case)
     reference = recognised(context, "reference")
     candidate = recognised(context, "candidate")

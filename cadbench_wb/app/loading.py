@@ -4,13 +4,9 @@
 import dataclasses
 
 from cadbench_wb import formats
-from cadbench_wb.app import fcstd_shapes
+from cadbench_wb.app import fcstd_shapes, solid_union
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
 from cadbench_wb.freecad_env import import_freecad
-
-# Two solids whose common volume exceeds this share of the smaller one overlap: they are
-# fused before scoring, so overlapping material is never counted twice.
-OVERLAP_SHARE = 1e-9
 
 
 @dataclasses.dataclass
@@ -88,11 +84,8 @@ def _load(path: str) -> LoadedModel:
                 f"{path}: solid {index + 1} of {len(solids)} fails OpenCASCADE's BRepCheck"
                 + ("" if solid.Volume > 0 else " (zero or negative volume)"),
             )
-    shape, fused = _one_shape(solids)
-    if fused:
-        notes.append(f"{len(solids)} solids overlap: fused into one before scoring")
-    elif len(solids) > 1:
-        notes.append(f"{len(solids)} disjoint solids scored together as one compound")
+    shape, union_notes = _one_shape(solids)
+    notes.extend(union_notes)
     return LoadedModel(
         path=path,
         format=fmt,
@@ -115,29 +108,14 @@ def _read_shape(path: str):
 
 
 def _one_shape(solids):
-    """One solid, a compound of disjoint solids, or the fusion of overlapping ones."""
-    import Part  # noqa: PLC0415
-
+    """One solid, a compound of disjoint solids, or the checked union of those that touch
+    or overlap (app/solid_union.py), with the notes that say which."""
     if len(solids) == 1:
-        return solids[0], False
-    overlapping = False
-    for i, first in enumerate(solids):
-        for second in solids[i + 1 :]:
-            if not first.BoundBox.intersect(second.BoundBox):
-                continue
-            common = first.common(second).Volume
-            if common > OVERLAP_SHARE * min(first.Volume, second.Volume):
-                overlapping = True
-                break
-        if overlapping:
-            break
-    if not overlapping:
-        return Part.makeCompound(solids), False
-    fused = solids[0].multiFuse(solids[1:])
-    fused = fused.removeSplitter() if hasattr(fused, "removeSplitter") else fused
-    if len(fused.Solids) == 1:
-        return fused.Solids[0], True
-    return Part.makeCompound(fused.Solids), True
+        return solids[0], []
+    try:
+        return solid_union.united(solids)
+    except solid_union.UnionFailed as failure:
+        raise DeliveryFailure("invalid_solid", str(failure)) from None
 
 
 def _mesh_solid(path: str):

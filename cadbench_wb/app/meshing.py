@@ -54,3 +54,20 @@ def manifold_of(vertices: np.ndarray, triangles: np.ndarray):
 
 def transformed(vertices: np.ndarray, rotation: np.ndarray, translation: np.ndarray) -> np.ndarray:
     return vertices @ rotation.T + translation
+
+
+def repaired_manifold(vertices: np.ndarray, triangles: np.ndarray):
+    """manifold_of after trimesh's own clean-up, or None: coincident vertices merged,
+    degenerate and duplicate facets dropped (trimesh's winding repair needs networkx, which
+    cadbench does not depend on). Tessellations
+    of real parts are refused for exactly these (a sliver facet along a seam, a vertex
+    doubled where two faces' edges were meshed apart)."""
+    import trimesh  # noqa: PLC0415 - optional at import, required at use
+
+    if len(triangles) == 0:
+        return None
+    mesh = trimesh.Trimesh(vertices=vertices, faces=triangles, process=True)
+    mesh.update_faces(mesh.nondegenerate_faces())
+    mesh.update_faces(mesh.unique_faces())
+    mesh.remove_unreferenced_vertices()
+    return manifold_of(np.asarray(mesh.vertices), np.asarray(mesh.faces))

@@ -133,7 +133,10 @@ def _stage_function(target: str, optional: bool = False):
 def shape_stage(context: Context) -> None:
     """shapeIoU with its diagnostics, cross-check and alignment."""
     computed = shape_fidelity.shape_figures(
-        context.reference.shape, context.aligned, context.alignment.aligned_meshes()
+        context.reference.shape,
+        context.aligned,
+        context.alignment.aligned_meshes(),
+        keep_shapes=bool(context.options.get("export_diff")),
     )
     figures = computed["figures"]
     context.timing.update({f"shape_{k}": v for k, v in computed["timing"].items()})

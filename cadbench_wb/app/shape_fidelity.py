@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.app import meshing, threads
+from cadbench_wb.app import meshing, threads, time_budget
 from cadbench_wb.metrics import crosscheck, sampling
 
 
@@ -38,7 +38,7 @@ def placed(shape, rotation: np.ndarray, translation: np.ndarray):
     return moved
 
 
-def exact_booleans(reference, candidate) -> dict:
+def exact_booleans(reference, candidate, fuzzy: float = 0.0, keep_shapes: bool = True) -> dict:
     """Volumes of A, B, A^B, AuB, A-B, B-A from OpenCASCADE; None where a boolean failed.
 
     One General Fuse (BOPAlgo_Builder, the engine under common, fuse and cut) splits both
@@ -46,28 +46,30 @@ def exact_booleans(reference, candidate) -> dict:
     and the union are sums over the same pieces, at about a third of the cost of four
     separate booleans. The pieces of A must still add up to A's own volume (and B's to B's),
     which crosscheck.exact_residuals tests. If the General Fuse fails, four booleans do.
+    fuzzy is OpenCASCADE's fuzzy value (mm): faces and edges closer than that are treated
+    as coincident, which is what near-coincident faces of a nearly perfect copy need.
     """
     volumes = {"a": reference.Volume, "b": candidate.Volume}
     try:
-        pieces = _general_fuse_pieces(reference, candidate)
+        pieces = _general_fuse_pieces(reference, candidate, fuzzy)
     except Exception:  # OCC failures surface as several exception types
         pieces = None
     if pieces is None:
-        return _four_booleans(reference, candidate, volumes)
+        return _four_booleans(reference, candidate, volumes, fuzzy, keep_shapes)
     import Part  # noqa: PLC0415
 
     shapes = {}
     for key in ("common", "missing", "extra"):
         solids = pieces[key]
         volumes[key] = sum(s.Volume for s in solids)
-        shapes[key] = Part.makeCompound(solids) if solids else None
+        shapes[key] = Part.makeCompound(solids) if solids and keep_shapes else None
     volumes["union"] = volumes["common"] + volumes["missing"] + volumes["extra"]
     shapes["union"] = None
     return {"volumes": volumes, "shapes": shapes, "route": "general fuse"}
 
 
-def _general_fuse_pieces(reference, candidate) -> dict | None:
-    result, piece_map = reference.generalFuse([candidate])
+def _general_fuse_pieces(reference, candidate, fuzzy: float) -> dict | None:
+    result, piece_map = reference.generalFuse([candidate], fuzzy)
     if result.isNull() or len(piece_map) != 2:
         return None
     of_a, of_b = piece_map
@@ -82,46 +84,71 @@ def _general_fuse_pieces(reference, candidate) -> dict | None:
     return {"common": common, "missing": missing, "extra": extra}
 
 
-def _four_booleans(reference, candidate, volumes) -> dict:
+def _four_booleans(reference, candidate, volumes, fuzzy: float, keep_shapes: bool) -> dict:
     shapes = {}
     for key, operation in (
-        ("common", lambda: reference.common(candidate)),
-        ("union", lambda: reference.fuse(candidate)),
-        ("missing", lambda: reference.cut(candidate)),
-        ("extra", lambda: candidate.cut(reference)),
+        ("common", lambda: reference.common(candidate, fuzzy)),
+        ("union", lambda: reference.fuse(candidate, fuzzy)),
+        ("missing", lambda: reference.cut(candidate, fuzzy)),
+        ("extra", lambda: candidate.cut(reference, fuzzy)),
     ):
         try:
             result = operation()
             null = result.isNull()
+            volume = None if null else sum(s.Volume for s in result.Solids)
         except Exception:  # OCC failures surface as several exception types
-            result, null = None, True
-        shapes[key] = None if null else result
-        volumes[key] = None if null else sum(s.Volume for s in result.Solids)
+            result, volume = None, None
+        shapes[key] = result if volume is not None and keep_shapes else None
+        volumes[key] = volume
     return {"volumes": volumes, "shapes": shapes, "route": "four booleans"}
 
 
-def shape_figures(reference, candidate_aligned, meshes=None) -> dict:
+def _exact_within(reference, candidate, fuzzy, keep_shapes, budget_s, worker=None):
+    """exact_booleans in a child process stopped at budget_s, or None and why not."""
+    try:
+        found = time_budget.exact_booleans_within(
+            reference, candidate, fuzzy, keep_shapes, budget_s, worker
+        )
+    except time_budget.BudgetSpent as spent:
+        return None, str(spent)
+    return found, None
+
+
+def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool = True) -> dict:
     """Every shape figure of an aligned pair, with its cross-check and per-stage times.
 
     meshes: the fine (vertices, triangles) of the reference and of the aligned candidate,
     when the alignment already made them (it tessellates at the cross-check's deflection).
+    keep_shapes: keep the common/missing/extra solids (for the diff files).
+
+    The two independent estimates come first (they cost a second or two): they set the
+    exact booleans' time budget and judge each attempt, so an attempt that cannot be
+    trusted is abandoned early and a fuzzy retry gets what is left of the budget.
     """
-    timing = {}
-    params = standard.CROSS_CHECK
     start = time.perf_counter()
     skipped = None
-    if not params["exact_booleans_on_threads"] and (
+    if not standard.CROSS_CHECK["exact_booleans_on_threads"] and (
         threads.has_modeled_thread(reference) or threads.has_modeled_thread(candidate_aligned)
     ):
         skipped = "modeled thread: exact booleans skipped"
-        exact = {
-            "volumes": {"a": reference.Volume, "b": candidate_aligned.Volume},
-            "shapes": {},
-            "route": "skipped",
-        }
-    else:
-        exact = exact_booleans(reference, candidate_aligned)
-    timing["booleans"] = time.perf_counter() - start
+    thread_check = time.perf_counter() - start
+    # The child that runs the exact booleans starts now and imports FreeCAD meanwhile.
+    worker = None if skipped else time_budget.ExactWorker()
+    try:
+        computed = _shape_figures(
+            reference, candidate_aligned, meshes, keep_shapes, (skipped, worker)
+        )
+    finally:
+        if worker is not None:
+            worker.close()
+    computed["timing"]["thread_check"] = thread_check
+    return computed
+
+
+def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan) -> dict:
+    skipped, worker = exact_plan
+    timing = {}
+    params = standard.CROSS_CHECK
     diagonal = max(reference.BoundBox.DiagonalLength, candidate_aligned.BoundBox.DiagonalLength)
     start = time.perf_counter()
     if meshes is None:
@@ -130,20 +157,35 @@ def shape_figures(reference, candidate_aligned, meshes=None) -> dict:
             meshing.mesh_of(reference, deflection),
             meshing.mesh_of(candidate_aligned, deflection),
         )
-    mesh_a, mesh_b = meshes
     timing["tessellation"] = time.perf_counter() - start
     start = time.perf_counter()
-    mesh_result = _mesh_iou(mesh_a, mesh_b)
+    mesh_result, mesh_note, meshes = _mesh_iou(meshes, (reference, candidate_aligned), diagonal)
     timing["mesh_boolean"] = time.perf_counter() - start
+    mesh_a, mesh_b = meshes
     start = time.perf_counter()
     sampled = sampling.sampled_iou(mesh_a, mesh_b, params["sample_points"], params["sample_seed"])
     timing["sampling"] = time.perf_counter() - start
-    decision = crosscheck.decide(exact["volumes"], mesh_result, sampled, params, skipped)
+    start = time.perf_counter()
+    mesh_route = timing["mesh_boolean"] + timing["sampling"]
+    budget = max(params["exact_budget_floor_s"], params["exact_budget_factor"] * mesh_route)
+    decision, exact, attempts = _exact_decision(
+        reference,
+        candidate_aligned,
+        (mesh_result, mesh_note, sampled),
+        skipped,
+        (budget, worker),
+        keep_shapes,
+    )
+    timing["booleans"] = time.perf_counter() - start
+    decision["crossCheck"]["exactAttempts"] = attempts
+    # The budget follows the machine's speed: it is a time, not a figure (same JSON).
+    timing["exact_budget"] = budget
     if decision["volumes"] is not None:
         figures = crosscheck.figures_from(decision["volumes"])
     else:
         fallback = {"a": reference.Volume, "b": candidate_aligned.Volume, "common": 0.0}
         figures = crosscheck.figures_from(fallback)
+    decision = crosscheck.bounded(figures, decision, params)
     # On modeled threads each exact mass property costs about a second per solid (B-spline
     # flanks): the diagnostics come from the fine meshes there, as the volumes do.
     figures.update(_diagnostics(reference, candidate_aligned, figures, meshes if skipped else None))
@@ -163,14 +205,93 @@ def shape_figures(reference, candidate_aligned, meshes=None) -> dict:
     return {"figures": figures, "shapes": shapes, "timing": timing}
 
 
-def _mesh_iou(mesh_a, mesh_b) -> dict | None:
-    first = meshing.manifold_of(*mesh_a)
-    second = meshing.manifold_of(*mesh_b)
+def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shapes):
+    """The cross-check decision after at most two exact attempts (plain, then fuzzy),
+    together within budget seconds; the exact result it used; what each attempt gave.
+    budget: (seconds, the started worker for the first attempt)."""
+    mesh_result, mesh_note, sampled = estimates
+    budget, worker = budget
+    params = standard.CROSS_CHECK
+    volumes = {"a": reference.Volume, "b": candidate.Volume}
+    exact = {"volumes": volumes, "shapes": {}, "route": "skipped"}
+    if skipped:
+        decision = crosscheck.decide(volumes, mesh_result, sampled, params, skipped, mesh_note)
+        return decision, exact, []
+    diagonal = max(reference.BoundBox.DiagonalLength, candidate.BoundBox.DiagonalLength)
+    attempts = []
+    deadline = time.perf_counter() + budget
+    decision = None
+    for fuzzy_rel in params["fuzzy_values_rel"]:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            break
+        fuzzy = fuzzy_rel * diagonal
+        found, stopped = _exact_within(reference, candidate, fuzzy, keep_shapes, remaining, worker)
+        worker = None  # a worker serves one job: a retry starts its own
+        if found is None:
+            attempts.append({"fuzzy": fuzzy, "outcome": stopped})
+            break
+        decision = crosscheck.decide(
+            found["volumes"], mesh_result, sampled, params, None, mesh_note
+        )
+        outcome = "confirmed" if decision["method"] == "exact" else _exact_outcome(decision)
+        attempts.append({"fuzzy": fuzzy, "route": found["route"], "outcome": outcome})
+        exact = found
+        if decision["method"] == "exact":
+            return decision, exact, attempts
+    if decision is None or "route" not in attempts[-1]:
+        why = (
+            "exact booleans stopped at their time budget "
+            f"({params['exact_budget_factor']:g} x the mesh route, at least "
+            f"{params['exact_budget_floor_s']:g} s; see timing.shape_exact_budget)"
+        )
+        decision = crosscheck.decide(volumes, mesh_result, sampled, params, why, mesh_note)
+        exact = {"volumes": volumes, "shapes": {}, "route": "stopped"}
+    return decision, exact, attempts
+
+
+def _exact_outcome(decision) -> str:
+    cross = decision["crossCheck"]
+    if not cross["exactConsistent"]:
+        return "inconsistent with themselves"
+    return "refuted by the mesh boolean and point sampling"
+
+
+def _mesh_iou(meshes, shapes, diagonal):
+    """The mesh boolean's volumes (None if it gave none), why it gave none, and the meshes.
+
+    A tessellation manifold3d refuses (a non-manifold edge, a sliver) is repaired by
+    trimesh, then made again finer, before the route is given up. (The repaired mesh is
+    used for the boolean only; sampling keeps the original, its ray casting needs no
+    manifold.)
+    """
+    solids = []
+    meshes = list(meshes)
+    for index, (mesh, shape) in enumerate(zip(meshes, shapes, strict=True)):
+        solid = meshing.manifold_of(*mesh)
+        if solid is None:
+            solid = meshing.repaired_manifold(*mesh)
+        if solid is None and len(mesh[1]):
+            params = standard.CROSS_CHECK
+            finer = params["mesh_retry_factor"] * params["mesh_deflection_rel"] * diagonal
+            retry = meshing.mesh_of(shape, finer)
+            solid = meshing.manifold_of(*retry)
+            if solid is not None:
+                meshes[index] = retry
+        solids.append(solid)
+    first, second = solids
     if first is None or second is None:
-        return None
+        which = "reference" if first is None else "candidate"
+        if first is None and second is None:
+            which = "reference and candidate"
+        return (
+            None,
+            f"tessellation of the {which} refused as non-manifold, also repaired and finer",
+            meshes,
+        )
     common = (first ^ second).volume()
     va, vb = first.volume(), second.volume()
-    return {"a": va, "b": vb, "common": common, "union": va + vb - common}
+    return {"a": va, "b": vb, "common": common, "union": va + vb - common}, None, meshes
 
 
 def _bbox(shape) -> np.ndarray:

@@ -47,12 +47,18 @@ def exact_residuals(volumes: dict) -> dict | None:
 
 
 def decide(
-    exact: dict, mesh: dict | None, sampled: dict, params: dict, exact_skipped: str | None = None
+    exact: dict,
+    mesh: dict | None,
+    sampled: dict,
+    params: dict,
+    exact_skipped: str | None = None,
+    mesh_failure: str | None = None,
 ) -> dict:
     """The method whose figure is reported, the volumes it gives, and why.
 
-    exact_skipped names why the exact booleans were not run (modeled threads): then only
-    the mesh figure can be reported, and only when point sampling agrees with it.
+    exact_skipped names why the exact booleans were not run (modeled threads, time budget):
+    then only the mesh figure can be reported, and only when point sampling agrees with it.
+    mesh_failure names why the mesh boolean gave no figure (mesh is None then).
     """
     residuals = None if exact_skipped else exact_residuals(exact)
     consistent = residuals is not None and (
@@ -89,6 +95,7 @@ def decide(
         "sampleSeed": sampled["seed"],
         "agree": agree,
         "exactSkipped": exact_skipped,
+        "meshFailure": mesh_failure,
     }
     if consistent and (agree["exact_mesh"] or agree["exact_sampling"]):
         return {
@@ -120,9 +127,61 @@ def decide(
         "volumes": exact if consistent else None,
         "crossCheck": cross,
         "checked": False,
-        "reason": (f"{exact_skipped}; " if exact_skipped else "")
-        + "no two methods agree on the IoU: not checked",
+        "reason": "no two methods agree on the IoU: not checked ("
+        + "; ".join(
+            _outcomes(exact_skipped, residuals, consistent, exact_iou, mesh_iou, mesh_failure)
+        )
+        + f"; point sampling {sampled['iou']:.4f} +- {sampled['stderr']:.4f})",
     }
+
+
+def _outcomes(exact_skipped, residuals, consistent, exact_iou, mesh_iou, mesh_failure):
+    """What each method gave, in words, for a NOT CHECKED reason."""
+    if exact_skipped:
+        exact = exact_skipped
+    elif residuals is None:
+        exact = "exact booleans gave no result"
+    elif not consistent:
+        exact = "exact booleans inconsistent with themselves"
+    else:
+        exact = f"exact booleans {exact_iou:.4f}, refuted"
+    if mesh_iou is not None:
+        mesh = f"mesh boolean {mesh_iou:.4f}"
+    else:
+        mesh = "mesh boolean: " + (mesh_failure or "no result")
+    return [exact, mesh]
+
+
+def bounded(figures: dict, decision: dict, params: dict) -> dict:
+    """The decision, after IoU, Dice, precision and recall are put within [0, 1].
+
+    A figure past a bound by no more than its method's own noise (inclusion-exclusion
+    residual for the exact booleans, the mesh tolerance for the mesh boolean) is that
+    bound: e.g. 1.0000077 from touching solids whose volumes carry 1e-5 of rounding. One
+    further out means the volumes are wrong, and the figure is not checked.
+    """
+    if not decision["checked"]:
+        return decision
+    cross = decision["crossCheck"]
+    noise = (
+        params["inclusion_exclusion_rel"]
+        if decision["method"] == "exact"
+        else cross["meshTolerance"]
+    )
+    worst = 0.0
+    for key in ("iou", "dice", "precision", "recall"):
+        value = figures[key]
+        worst = max(worst, value - 1.0, -value)
+        figures[key] = min(1.0, max(0.0, value))
+    if worst <= noise:
+        return decision
+    return dict(
+        decision,
+        checked=False,
+        method="none",
+        reason=f"a figure falls {worst:.2e} outside [0, 1], more than the method's noise "
+        f"({noise:.1e}): the volumes are wrong, not checked",
+    )
 
 
 def _witnesses(agree: dict) -> str:

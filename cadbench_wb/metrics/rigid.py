@@ -80,3 +80,26 @@ def frame_from_directions(first, second) -> np.ndarray | None:
 def transform_matrix(rotation: np.ndarray, translation: np.ndarray) -> np.ndarray:
     """3x4 matrix [R | t]."""
     return np.column_stack([rotation, translation])
+
+
+def axis_rotations() -> list[np.ndarray]:
+    """The 24 proper rotations that map the coordinate axes onto themselves (signed
+    permutation matrices of determinant +1), identity first."""
+    result = []
+    for order in itertools.permutations(range(3)):
+        for signs in itertools.product((1, -1), repeat=3):
+            matrix = np.zeros((3, 3))
+            for row, column in enumerate(order):
+                matrix[row, column] = signs[row]
+            if np.linalg.det(matrix) > 0:
+                result.append(matrix)
+    return result
+
+
+def kabsch(source: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The proper rigid motion (R, t) minimising sum |R source + t - target|^2."""
+    centre_s, centre_t = source.mean(axis=0), target.mean(axis=0)
+    u, _, vt = np.linalg.svd((source - centre_s).T @ (target - centre_t))
+    fix = np.diag([1.0, 1.0, np.sign(np.linalg.det(vt.T @ u.T)) or 1.0])
+    rotation = vt.T @ fix @ u.T
+    return rotation, centre_t - rotation @ centre_s

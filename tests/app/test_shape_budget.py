@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The exact booleans run in a child process that is stopped at its budget."""
+
+import pytest
+
+from cadbench_wb.app import shape_fidelity, time_budget
+
+
+def test_the_child_gives_the_same_volumes_as_this_process(fc, part):
+    box = part.makeBox(10, 10, 10)
+    other = part.makeBox(10, 10, 10, fc.Vector(5, 0, 0))
+    here = shape_fidelity.exact_booleans(box, other)
+    there = time_budget.exact_booleans_within(box, other, 0.0, True, 300)
+    assert there["volumes"] == here["volumes"]
+    assert there["shapes"]["common"].Volume == pytest.approx(500, rel=1e-12)
+
+
+def test_a_spent_budget_stops_the_child(fc, part):
+    # A budget of a millisecond is less than any interpreter's start-up: always spent.
+    box = part.makeBox(10, 10, 10)
+    with pytest.raises(time_budget.BudgetSpent):
+        time_budget.exact_booleans_within(box, box.copy(), 0.0, False, 0.001)

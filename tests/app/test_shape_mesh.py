@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Mesh candidates: B-rep-only figures are not applicable (with the reason), never a FAIL
+by construction; the shape figure still holds."""
+
+from conftest import score_json
+
+
+def test_features_of_a_mesh_candidate_are_not_applicable(models):
+    result = score_json(models["holed"], models["holed_stl"], "--only", "shape,features")
+    assert result["candidate"]["fromMesh"] is True
+    assert result["semanticMatch"] is None
+    entry = result["verdicts"]["semanticMatch"]
+    assert entry["applicable"] is False
+    assert "triangle mesh" in entry["reason"]
+    # The shape figure is still measured on the mesh (its facets cut the hole's arcs).
+    assert 0.99 < result["shapeIoU"] <= 1.0
+
+
+def test_a_refused_tessellation_is_repaired_before_the_mesh_route_gives_up():
+    import numpy as np
+
+    from cadbench_wb.app import meshing
+
+    # A unit cube's 12 facets, plus a zero-area sliver along an edge (a ninth vertex on it)
+    # and a duplicated facet: manifold3d refuses it; cleaned up it is the cube, volume 1.
+    vertices = np.array(
+        [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]]
+        + [[0.5, 0, 0]],
+        dtype=float,
+    )
+    cube = [[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4]]
+    cube += [[1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7]]
+    broken = np.array(cube + [[0, 8, 1], [0, 2, 1]])
+    assert meshing.manifold_of(vertices, broken) is None
+    assert abs(meshing.repaired_manifold(vertices, broken).volume() - 1.0) < 1e-12
