@@ -26,11 +26,20 @@ ROW_PITCH = 7.0  # ISO 129-1: between parallel dimension lines
 LABEL_GAP = 1.5  # clear space around a label
 VIEW_GAP = 12.0  # between the dimension bands of neighbouring views
 MAX_ROWS = 8  # per side of a view; a dimension that needs more is dropped
+# A default linear dimension spanning less than this on the sheet is left out: its
+# extension lines merge into one (ISO 128's thin lines are 0.25 mm, 0.7 mm apart at least).
+MIN_SHEET_SPAN = 1.0
+# A default angle whose shorter leg is below this on the sheet is left out (ISO 129-1's
+# dimension arc needs room for two arrowheads, 2.5 mm each).
+MIN_ANGLE_LEG = 5.0
 # Rows of horizontal dimensions, columns of vertical ones, before the other side is used
 # (TechDraw's DXF prints vertical dimensions' text level, so a column is a label wide).
 PREFERRED = {0: 5, 1: 3}
 OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
 ESTIMATED_BAND = 30.0  # dimension rows a view usually needs on a side (scale estimate)
+# The front view's longer side on the sheet from which a scale is readable: below it the
+# next larger sheet is taken (an A3 sheet holds a 160 mm part at 1:2, 80 mm long).
+READABLE_FRONT = 70.0
 # TechDraw's DXF writer puts a linear dimension's text and line this far from its label,
 # across the line joining the two measured points (ImpExpDxf: "gap = 5.0").
 DXF_TEXT_SHIFT = 5.0
@@ -181,6 +190,36 @@ def fitted_layout(views, chosen, working, title_block, projection, scales, floor
     return plan
 
 
+def estimated_sheet(sizes: dict, sheets: dict, projection="first") -> tuple:
+    """(sheet, scale): the smallest sheet on which the estimated scale draws the front
+    view at least READABLE_FRONT long; a larger sheet only when it allows a larger scale.
+    sheets: {name: (frame, title block)}, smallest first."""
+    front = max(sizes["Front"])
+    best = None
+    for name, (working, title_block) in sheets.items():
+        scale = estimated_scale(sizes, working, title_block, projection)
+        if best is not None and scale <= best[1]:
+            return best
+        best = (name, scale)
+        if front * scale >= READABLE_FRONT:
+            return best
+    return best
+
+
+def sheet_layout(views, chosen, sheets: dict, first: str, projection, scales, floor) -> tuple:
+    """(sheet, layout): at the first of scales (the one the views were projected at) on
+    the sheet first or the next larger one that holds everything; else on sheet first,
+    at the largest scale that fits (fitted_layout)."""
+    names = list(sheets)
+    for name in names[names.index(first) :]:
+        working, title_block = sheets[name]
+        plan = layout(views, chosen, working, title_block, projection, scales[:1])
+        if plan.fits:
+            return name, plan
+    working, title_block = sheets[first]
+    return first, fitted_layout(views, chosen, working, title_block, projection, scales, floor)
+
+
 def estimated_scale(sizes: dict, working, title_block, projection="first") -> float:
     """The scale a layout will most likely take, from the views' sizes alone (model mm,
     {name: (width, height)}) and a typical band of dimensions on each dimensioned side:
@@ -211,6 +250,10 @@ def _rows(geometry, chosen, scale, projection):
         x0, y0, x1, y1 = view.bbox()
         horizontal_side, vertical_side = SIDES[projection].get(name, ("top", "right"))
         mine = [c for c in chosen if c.view == name]
+        # A drafter's default whose two extension lines nearly coincide on the sheet is
+        # no dimension one can read (a 0.04 mm step at 1:5); a target stays.
+        dropped += [(c, _unreadable) for c in mine if _degenerate(c, scale)]
+        mine = [c for c in mine if not _degenerate(c, scale)]
         across = [c for c in mine if c.kind == "DistanceX"]
         upright = [c for c in mine if c.kind == "DistanceY"]
         for items, axis, side in ((across, 0, horizontal_side), (upright, 1, vertical_side)):
@@ -220,6 +263,26 @@ def _rows(geometry, chosen, scale, projection):
             rows[name] += placed + more
             dropped += [(c, "no room beside the view") for c in lost]
     return rows, dropped
+
+
+_unreadable = (
+    f"unreadable at this scale: extension lines closer than {MIN_SHEET_SPAN:g} mm, "
+    f"or an angle's leg shorter than {MIN_ANGLE_LEG:g} mm on the sheet"
+)
+
+
+def _degenerate(candidate: Candidate, scale: float) -> bool:
+    """A default no one can read at this scale: extension lines that merge, or an angle
+    between stubs (the short straight pieces hidden-line removal leaves of blends)."""
+    if candidate.target is not None:
+        return False
+    if candidate.kind == "Angle":
+        apex, far1, far2 = candidate.points
+        return min(math.dist(apex, far1), math.dist(apex, far2)) * scale < MIN_ANGLE_LEG
+    if candidate.kind not in ("DistanceX", "DistanceY"):
+        return False
+    low, high = _span(candidate, 0 if candidate.kind == "DistanceX" else 1)
+    return (high - low) * scale < MIN_SHEET_SPAN
 
 
 def _stack(items, axis, side, bbox, scale, limit):

@@ -9,6 +9,7 @@ case, first the dimensions that show its targets (drawingMatch reads them back).
 """
 
 import dataclasses
+import itertools
 import math
 import re
 
@@ -18,6 +19,9 @@ LEVEL_TOLERANCE = 1e-3
 MIN_VALUE = 0.01
 # A line this close to axis-parallel (sine of its angle) counts as horizontal or vertical.
 AXIS_TOLERANCE = 1e-6
+# Holes whose angular spacing round their circle differs by more than this are not a bolt
+# circle (a drafter locates them by coordinates).
+PITCH_ANGLE_TOLERANCE_DEG = 0.1
 # Views in the order a drafter looks for a dimension (the front view tells most).
 VIEW_ORDER = ("Front", "Top", "Right", "Left", "Bottom", "Rear")
 # TechDraw FormatSpec per family: two decimals, trailing zeros removed ('w').
@@ -121,6 +125,7 @@ class Candidate:
     # ("circle", (x, y), radius); its reference is written "Cosmetic".
     cosmetic: tuple | None = None
     target: str | None = None  # the case dimension this one is drawn for
+    count: int = 1  # equal holes in the view that this one callout stands for ('4X')
 
     @property
     def rank(self) -> int:
@@ -128,7 +133,8 @@ class Candidate:
 
     @property
     def format(self) -> str:
-        return FORMATS[self.family]
+        prefix = f"{self.count}X " if self.count > 1 else ""
+        return prefix + FORMATS[self.family]
 
     @property
     def text(self) -> str:
@@ -397,6 +403,10 @@ def radial_candidates(view: ViewGeometry) -> list:
     for arc in view.arcs:
         key = (_rounded(arc.center), round(arc.radius, 4))
         groups.setdefault(key, []).append(arc)
+    holes = {}  # radius -> centres of the full circles of holes and bosses seen end-on
+    for (center, radius), arcs in groups.items():
+        if any(a.full and a.cylindrical for a in arcs):
+            holes.setdefault(radius, set()).add(center)
     for (center, _), arcs in sorted(groups.items()):
         full = any(a.full for a in arcs) or sum(a.sweep_deg for a in arcs) >= 359.9
         arc = min(arcs, key=lambda a: a.index)
@@ -423,6 +433,7 @@ def radial_candidates(view: ViewGeometry) -> list:
                     role,
                     (family, view.name, where, round(value, 4)),
                     (arc.center, (arc.radius, 0.0)),
+                    count=len(holes.get(round(arc.radius, 4), ())) if role == "hole" else 1,
                 )
             )
     return found
@@ -446,6 +457,11 @@ def bolt_circle_candidates(view: ViewGeometry) -> list:
         pitch = sum(distances) / len(distances)
         if pitch < MIN_VALUE or max(abs(d - pitch) for d in distances) > LEVEL_TOLERANCE:
             continue
+        if not _evenly_spaced(points, (cx, cy)) or not _within(view, (cx, cy), pitch):
+            # Any four holes at a rectangle's corners lie on a circle: a drafter locates
+            # them by coordinates; a pitch circle is for holes spaced evenly round it,
+            # and a construction circle never runs outside the part.
+            continue
         where = (view.world_level(0, cx), view.world_level(1, cy))
         found.append(
             Candidate(
@@ -461,6 +477,22 @@ def bolt_circle_candidates(view: ViewGeometry) -> list:
             )
         )
     return found
+
+
+def _evenly_spaced(points: list, center: tuple) -> bool:
+    angles = sorted(math.atan2(p[1] - center[1], p[0] - center[0]) for p in points)
+    gaps = [b - a for a, b in itertools.pairwise(angles)] + [angles[0] + 2 * math.pi - angles[-1]]
+    return max(gaps) - min(gaps) <= math.radians(PITCH_ANGLE_TOLERANCE_DEG)
+
+
+def _within(view: ViewGeometry, center: tuple, radius: float) -> bool:
+    x0, y0, x1, y1 = view.bbox()
+    return (
+        center[0] - radius >= x0 - LEVEL_TOLERANCE
+        and center[0] + radius <= x1 + LEVEL_TOLERANCE
+        and center[1] - radius >= y0 - LEVEL_TOLERANCE
+        and center[1] + radius <= y1 + LEVEL_TOLERANCE
+    )
 
 
 def shaft_candidates(view: ViewGeometry) -> list:

@@ -42,12 +42,10 @@ def _absolute(item) -> tuple:
 
 
 def _dimensions_svg(dxf_path: str, height: float) -> str:
-    import ezdxf  # noqa: PLC0415
-
-    from cadbench_wb.app.drawing_readback import repaired_text  # noqa: PLC0415
+    from cadbench_wb.app.drawing_readback import dxf_document, repaired_text  # noqa: PLC0415
     from cadbench_wb.drafting import text as drafting_text  # noqa: PLC0415
 
-    doc = ezdxf.readfile(dxf_path)
+    doc = dxf_document(dxf_path)
     out = ['<g id="dimensions" stroke="#000000" stroke-width="0.25" fill="none">']
     for dimension in doc.modelspace().query("DIMENSION"):
         block = doc.blocks.get(dimension.dxf.geometry)
