@@ -24,6 +24,8 @@ REAL_PARTS = (
     "step/nist/nist_ftc_11_asme1_rb.stp",
     "step/nist/nist_ctc_01_asme1_rd.stp",
 )
+# Public parts of 200+ faces kept in the repository (tests/data/nist/PROVENANCE.md).
+PUBLIC_PARTS = ("nist_ftc_07_asme1_rd.stp", "nist_ftc_08_asme1_rc.stp")
 
 
 def _parts(fc, part):
@@ -36,8 +38,9 @@ def _parts(fc, part):
         if os.path.isfile(case.reference_path):
             shape = loading.load_model(case.reference_path, "reference").shape
             found.append((f"case {case.id}", shape, case))
-    for relative in REAL_PARTS:
-        path = os.path.join(REALWORLD, relative)
+    paths = [os.path.join(REALWORLD, relative) for relative in REAL_PARTS]
+    paths += [os.path.join(ROOT, "tests", "data", "nist", name) for name in PUBLIC_PARTS]
+    for path in paths:
         if os.path.isfile(path):
             found.append((os.path.basename(path), loading.load_model(path).shape, None))
     return found
@@ -90,6 +93,8 @@ def run(out_dir: str) -> dict:
             "dimensions": len(read["displayed"]),
             "dropped": len(made["dropped"]),
             "overlaps": len(read["overlappingLabels"]),
+            "sheet": made["sheet"],
+            "layoutOk": read["layoutChecks"]["ok"],
             "crossCheckAgrees": read["crossCheck"]["agree"],
         }
         if case is not None:
@@ -105,7 +110,8 @@ def run(out_dir: str) -> dict:
         print(
             f"{name:32} faces {row['faces']:4d}  hlr {baseline:6.3f}s  full {full:6.3f}s  "
             f"ratio {row['ratio']:5.2f}  {row['scale']:>5}  dims {row['dimensions']:3d}  "
-            f"dropped {row['dropped']}  overlaps {row['overlaps']}"
+            f"dropped {row['dropped']}  overlaps {row['overlaps']}  {row['sheet']}  "
+            f"layout {'ok' if row['layoutOk'] else 'FAILS'}"
             + (f"  selfTest {_figure(row.get('drawingSelfTest'))}" if case is not None else ""),
             flush=True,
         )

@@ -106,8 +106,8 @@ def _points(entities) -> np.ndarray:
     for entity in entities:
         try:
             vertices = list(path.make_path(entity).flattening(SAMPLE_STEP / 4))
-        except (TypeError, ValueError):
-            continue  # an entity without an outline (text, point)
+        except Exception:  # noqa: BLE001 - no outline (text) or a degenerate spline
+            continue
         if not vertices:
             continue
         xy = np.array([(v.x, v.y) for v in vertices])

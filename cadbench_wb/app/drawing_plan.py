@@ -322,6 +322,8 @@ def inclined_candidates(view: ViewGeometry) -> list:
             unit = _unit(apex, far2)
             extension = (apex, (apex[0] - unit[0] * reach, apex[1] - unit[1] * reach))
             supplement = 180.0 - angle
+            if abs(supplement - 90.0) < 0.01:
+                continue  # a right angle is never dimensioned
             found.append(
                 Candidate(
                     "angle",
