@@ -34,6 +34,10 @@ PROJECTIONS = {"first": "First Angle", "third": "Third Angle"}
 COARSE_MIN_LINE_REL = 0.01
 # Points per edge for the outline (bounding boxes, label collisions): a share of the view.
 OUTLINE_STEP_REL = 0.01
+# The views' centre from their vertices: offsets agreeing to ORIGIN_BIN (model mm), shared
+# by at least ORIGIN_MIN_PAIRS vertex pairs (three corners fix a centre beyond chance).
+ORIGIN_BIN = 1e-5
+ORIGIN_MIN_PAIRS = 3
 # A dimension TechDraw measures this far from the planned value is not drawn.
 MEASURE_TOLERANCE = 1e-6
 FILES = {"dxf": "drawing.dxf", "svg": "drawing.svg", "fcstd": "drawing.FCStd"}
@@ -120,8 +124,11 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     group, items = _views(doc, page, model, projection, guess, names, coarse)
     targets = case.dimensions if case else None
     # TechDraw centres a view on the middle of the part's box seen along its direction:
-    # one point for every axis-parallel view (the costly part is the box of a moved copy).
-    origin = TechDraw.findCentroid(shape, items["Front"].Direction)
+    # one point for every axis-parallel view, read off the front and top views' vertices
+    # (TechDraw.findCentroid takes seconds on a 270-face part: the box of a moved copy).
+    origin = view_origin(items["Front"], items["Top"], shape)
+    if origin is None:
+        origin = TechDraw.findCentroid(shape, items["Front"].Direction)
     cylinders = _cylinders(shape)
     scales = drawing_layout.SCALES
     # One step below the estimate is as small as a drawing goes to keep every default
@@ -329,6 +336,40 @@ def view_geometry(
         y_axis=(y_dir.x, y_dir.y, y_dir.z),
         edge_count=len(edges),
     )
+
+
+def view_origin(front, top, shape):
+    """The model point the axis-parallel views are centred on, or None: a view vertex is a
+    model vertex seen along the view, less the centre, so the offset that most pairs of
+    (model vertex, view vertex) share is the centre (front: x and z, top: y)."""
+    import FreeCAD  # noqa: PLC0415
+    import numpy as np  # noqa: PLC0415
+
+    model = np.array([(v.X, v.Y, v.Z) for v in shape.Vertexes])
+    found = []
+    for item, (across, up) in ((front, (0, 2)), (top, (0, 1))):
+        seen = np.array([(v.Point.x, v.Point.y) for v in _indexed(item.getVertexByIndex)])
+        if len(seen) < ORIGIN_MIN_PAIRS or not len(model):
+            return None
+        x_sign = 1.0 if item.XDirection.x > 0 else -1.0
+        y_dir = item.Direction.cross(item.XDirection)
+        y_sign = 1.0 if (y_dir.z if up == 2 else y_dir.y) > 0 else -1.0
+        projected = np.c_[model[:, across] * x_sign, model[:, up] * y_sign]
+        offsets = (projected[:, None, :] - seen[None, :, :]).reshape(-1, 2)
+        bins = np.round(offsets / ORIGIN_BIN).astype(np.int64)
+        keys = bins[:, 0] * (1 << 32) + bins[:, 1]  # one integer per bin, for a fast count
+        values, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+        order = np.sort(counts)
+        if order[-1] < ORIGIN_MIN_PAIRS or (len(order) > 1 and order[-2] == order[-1]):
+            return None  # no offset stands out (a symmetric part's few vertices)
+        mine = offsets[inverse == counts.argmax()].mean(axis=0)
+        found.append((mine[0] * x_sign, mine[1] * y_sign))
+    (x, z), (x_top, y) = found
+    origin = FreeCAD.Vector(x, y, z)
+    box = shape.BoundBox
+    if abs(x - x_top) > 10 * ORIGIN_BIN or (origin - box.Center).Length > 0.05 * box.DiagonalLength:
+        return None  # the views disagree, or the centre is off the part's middle
+    return origin
 
 
 def _straight(edge) -> bool:

@@ -110,12 +110,22 @@ def _points(entities) -> np.ndarray:
             continue
         if not vertices:
             continue
-        xy = np.array([(v.x, v.y) for v in vertices])
-        for a, b in zip(xy[:-1], xy[1:], strict=True):
-            count = max(2, int(np.hypot(*(b - a)) / SAMPLE_STEP) + 2)
-            found.append(a + (b - a) * np.linspace(0.0, 1.0, count)[:, None])
-        found.append(xy)
-    return np.concatenate(found)
+        found.append(np.array([(v.x, v.y) for v in vertices]))
+    return _sampled(found)
+
+
+def _sampled(polylines: list) -> np.ndarray:
+    """Points every SAMPLE_STEP or closer along each polyline's segments, all at once."""
+    starts = [p[:-1] for p in polylines if len(p) > 1]
+    ends = [p[1:] for p in polylines if len(p) > 1]
+    if not starts:
+        return np.concatenate(polylines)
+    a, b = np.concatenate(starts), np.concatenate(ends)
+    counts = (np.hypot(*(b - a).T) / SAMPLE_STEP).astype(int) + 2
+    segment = np.repeat(np.arange(len(a)), counts)
+    first = np.repeat(np.cumsum(counts) - counts, counts)
+    t = (np.arange(counts.sum()) - first) / (counts[segment] - 1)
+    return a[segment] + (b - a)[segment] * t[:, None]
 
 
 def _box(points: np.ndarray) -> tuple:

@@ -489,12 +489,19 @@ def _free_spot(c, position, scale, placed, obstacles, area, title_block):
                 tries.append((text_at, shift))
     # A label on a drawn line is unreadable: only a case's target may sit so, when no
     # clear place is left.
+    labels = np.array([p.box for p in placed]).reshape(-1, 4)
     for strict in (True, False) if c.target is not None else (True,):
         for text_at, shift in tries:
             box = text_box(text_at, c.text)
             if not _inside(box, area) or _overlap_box(box, title_block):
                 continue
-            if any(_overlap_box(_grown(box), p.box) for p in placed):
+            g = _grown(box)
+            if np.any(
+                (g[0] < labels[:, 2])
+                & (labels[:, 0] < g[2])
+                & (g[1] < labels[:, 3])
+                & (labels[:, 1] < g[3])
+            ):
                 continue
             # grown: the outline is sampled, a line may pass between two samples
             if strict and _touches(_grown(box), obstacles):

@@ -573,7 +573,18 @@ def chosen_dimensions(candidates: list, targets=None) -> list:
             continue
         matching = [c for c in candidates if _shows(c, target)]
         if matching:
-            best = min(matching, key=lambda c: (c.rank, abs(c.value - target.value), _view_rank(c)))
+            # A dimension printing the target's own figure first (27.5 for 27.5, not a
+            # 27.6 within the tolerance that happens to be an overall size), then the
+            # drafter's choice.
+            best = min(
+                matching,
+                key=lambda c: (
+                    _printed_number(c.value) != _printed_number(target.value),
+                    c.rank,
+                    abs(c.value - target.value),
+                    _view_rank(c),
+                ),
+            )
             take(best, target.id)
     for candidate in default_dimensions(candidates):
         shown = any(
@@ -583,6 +594,10 @@ def chosen_dimensions(candidates: list, targets=None) -> list:
             continue  # one Ø11 for the holes of one size, as a drafter writes it
         take(candidate)
     return chosen
+
+
+def _printed_number(value: float) -> str:
+    return printed_text(FORMATS["length"], value)
 
 
 def _shows(candidate: Candidate, target) -> bool:

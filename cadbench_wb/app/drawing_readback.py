@@ -154,6 +154,10 @@ def target_match(targets: list, displayed: list) -> dict:
             else None
         )
         found += best is not None
+        # What the sheet prints nearest the target in its family, shown or not: a reader
+        # sees why a target is missed (27.6 printed beside a 27.5 target, tolerance 0.05).
+        same = [d for d in displayed if d["family"] == target.kind and d["value"] is not None]
+        nearest = min(same, key=lambda d: abs(d["value"] - target.value), default=None)
         details.append(
             {
                 "id": target.id,
@@ -165,6 +169,7 @@ def target_match(targets: list, displayed: list) -> dict:
                 "parsed": best["value"] if best else None,
                 "view": best["view"] if best else None,
                 "dimension": best["name"] if best else None,
+                "nearestPrinted": nearest["printed"] if nearest else None,
             }
         )
     value = found / len(targets) if targets else None
