@@ -407,7 +407,9 @@ def radial_candidates(view: ViewGeometry) -> list:
         groups.setdefault(key, []).append(arc)
     holes = {}  # radius -> centres of the full circles of holes and bosses seen end-on
     for (center, radius), arcs in groups.items():
-        if any(a.full and a.cylindrical for a in arcs):
+        # hidden-line removal may return a circle as two half arcs
+        whole = any(a.full for a in arcs) or sum(a.sweep_deg for a in arcs) >= 359.9
+        if whole and any(a.cylindrical for a in arcs):
             holes.setdefault(radius, set()).add(center)
     for (center, _), arcs in sorted(groups.items()):
         full = any(a.full for a in arcs) or sum(a.sweep_deg for a in arcs) >= 359.9
@@ -418,7 +420,10 @@ def radial_candidates(view: ViewGeometry) -> list:
             dia_role = "hole" if arc.cylindrical else "fallback"
             rad_role = "fallback"
         else:
-            dia_role, rad_role = "fallback", "radius"
+            # A default radius is a model radius: an arc of a cylinder seen end-on. An arc
+            # of a round's outline seen from the side (a torus, a free-form blend) is a
+            # projection whose radius may print R5.01 for an R5; only a target takes it.
+            dia_role, rad_role = "fallback", "radius" if arc.cylindrical else "fallback"
         offered = [("radius", "Radius", arc.radius, rad_role)]
         # ISO 129: an arc beyond a half circle takes a diameter, a smaller one a radius; a
         # quarter-round bend is never given a diameter.

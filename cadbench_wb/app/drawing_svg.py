@@ -105,9 +105,14 @@ def write_png(dxf_path: str, png_path: str, dpi: int = 100) -> None:
     )
     from ezdxf.addons.drawing.matplotlib import MatplotlibBackend  # noqa: PLC0415
 
-    from cadbench_wb.app.drawing_readback import dxf_document  # noqa: PLC0415
+    from cadbench_wb.app.drawing_readback import dxf_document, repaired_text  # noqa: PLC0415
 
     doc = dxf_document(dxf_path)
+    # TechDraw's UTF-8 read as cp1252 ('âŒ€10'): shown repaired, as the read-back reads it
+    # (repairing is idempotent, so the shared document stays right for the read-back).
+    for block in doc.blocks:
+        for text in block.query("TEXT"):
+            text.dxf.text = repaired_text(text.dxf.text)
     config = Configuration(background_policy=BackgroundPolicy.WHITE, color_policy=ColorPolicy.BLACK)
     figure = plt.figure()
     axes = figure.add_axes([0, 0, 1, 1])

@@ -56,6 +56,15 @@ def test_equal_holes_are_called_out_with_their_count():
     view = _plate_view([(-80, -40), (80, -40), (80, 40), (-80, 40)], radius=3.5)
     diameters = [c for c in drawing_plan.radial_candidates(view) if c.family == "diameter"]
     assert {c.text for c in diameters} == {"4X ⌀7"}
+    # hidden-line removal may return each circle as two half arcs: still four holes
+    halves = _plate_view([(-80, -40), (80, -40), (80, 40), (-80, 40)], radius=3.5)
+    halves.arcs = [
+        Arc(10 + 2 * i + k, a.center, a.radius, False, 180.0, True)
+        for i, a in enumerate(halves.arcs)
+        for k in range(2)
+    ]
+    diameters = [c for c in drawing_plan.radial_candidates(halves) if c.family == "diameter"]
+    assert {c.text for c in diameters} == {"4X ⌀7"}
     single = _plate_view([(0, 0)], radius=5.0)
     (one,) = [c for c in drawing_plan.radial_candidates(single) if c.family == "diameter"]
     assert one.text == "⌀10"
