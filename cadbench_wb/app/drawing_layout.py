@@ -32,6 +32,9 @@ MIN_SHEET_SPAN = 1.0
 # A default angle whose shorter leg is below this on the sheet is left out (ISO 129-1's
 # dimension arc needs room for two arrowheads, 2.5 mm each).
 MIN_ANGLE_LEG = 5.0
+# A default radius or diameter whose arc is smaller than this on the sheet is left out: a
+# drafter notes such rounds in general (an R0.4 at 1:2 is 0.2 mm on the sheet).
+MIN_SHEET_RADIUS = 1.0
 # Rows of horizontal dimensions, columns of vertical ones, before the other side is used
 # (TechDraw's DXF prints vertical dimensions' text level, so a column is a label wide).
 PREFERRED = {0: 5, 1: 3}
@@ -280,7 +283,8 @@ def _rows(geometry, chosen, scale, projection):
 
 _unreadable = (
     f"unreadable at this scale: extension lines closer than {MIN_SHEET_SPAN:g} mm, "
-    f"or an angle's leg shorter than {MIN_ANGLE_LEG:g} mm on the sheet"
+    f"an angle's leg shorter than {MIN_ANGLE_LEG:g} mm or an arc's radius under "
+    f"{MIN_SHEET_RADIUS:g} mm on the sheet"
 )
 
 
@@ -292,6 +296,9 @@ def _degenerate(candidate: Candidate, scale: float) -> bool:
     if candidate.kind == "Angle":
         apex, far1, far2 = candidate.points
         return min(math.dist(apex, far1), math.dist(apex, far2)) * scale < MIN_ANGLE_LEG
+    if candidate.kind in ("Radius", "Diameter"):
+        _center, (radius, _) = candidate.points
+        return radius * scale < MIN_SHEET_RADIUS
     if candidate.kind not in ("DistanceX", "DistanceY"):
         return False
     low, high = _span(candidate, 0 if candidate.kind == "DistanceX" else 1)

@@ -616,9 +616,10 @@ def _view_rank(candidate: Candidate) -> int:
 
 
 def default_dimensions(candidates: list) -> list:
-    """What a drafter dimensions without being told: overall sizes, one of each diameter,
-    radius, chamfer and angle, hole positions from the datum edges, then one of each step
-    and hole spacing (equal steps of a symmetric part are shown once)."""
+    """What a drafter dimensions without being told, most important first: overall sizes,
+    one of each hole diameter, hole positions from the datum edges, one of each radius,
+    chamfer and angle, then one of each step and hole spacing (equal steps of a
+    symmetric part are shown once)."""
     ordered = sorted(candidates, key=lambda c: (_view_rank(c), c.rank))
     picked, seen_values = [], set()
 
@@ -634,18 +635,22 @@ def default_dimensions(candidates: list) -> list:
     for c in ordered:
         if c.role == "overall":
             picked.append(c)
-    for role in ("hole", "radius"):
-        for c in ordered:
-            if c.role == role:
-                once_per_value(c)
+    for c in ordered:
+        if c.role == "hole":
+            once_per_value(c)
+    # Holes are located before the rounds are sized: when the sheet is full, the least
+    # important (last) defaults go first.
+    for c in ordered:
+        if c.role == "position":
+            picked.append(c)
+    for c in ordered:
+        if c.role == "radius":
+            once_per_value(c)
     for c in ordered:
         if c.role == "chamfer" and c.kind in ("DistanceX", "DistanceY"):
             once_per_value(c)
         elif c.role in ("angle", "pitch") and c.family != "length":
             once_per_value(c)
-    for c in ordered:
-        if c.role == "position":
-            picked.append(c)
     for c in ordered:
         if c.role in ("step", "pitch"):
             once_per_value(c)

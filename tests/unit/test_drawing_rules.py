@@ -100,3 +100,16 @@ def test_the_sheet_is_the_smallest_that_draws_the_part_readably():
         below = smaller[names[names.index(sheet) - 1]]
         assert 160 * drawing_layout.estimated_scale(sizes, *below) < drawing_layout.READABLE_FRONT
     assert scale in drawing_layout.SCALES
+
+
+def test_a_round_too_small_to_see_on_the_sheet_is_left_out():
+    def radius(value, target=None):
+        return Candidate(
+            "radius", value, "Front", "Radius", ("Edge1",), "radius",
+            ("radius", value), ((0.0, 0.0), (value, 0.0)), target=target,
+        )  # fmt: skip
+
+    # MIN_SHEET_RADIUS (1 mm) is the boundary: an R5 at 1:5 is drawn 1 mm
+    assert not drawing_layout._degenerate(radius(5.0), 0.2)
+    assert drawing_layout._degenerate(radius(4.99), 0.2)
+    assert not drawing_layout._degenerate(radius(0.4, target="R"), 0.5)
