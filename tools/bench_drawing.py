@@ -2,8 +2,8 @@
 """Speed of drawing generation and read-back, and drawingSelfTest of the bundled cases.
 
 Baseline, measured in the same run on the same part: TechDraw's hidden-line removal of
-the same four views at the same scale (a page, the views, one recompute) -- the part of a
-drawing no planning can avoid. The ratio full / baseline shows what choosing, placing,
+the same views at the same scale (a page, the views, one recompute) -- the part of a
+drawing no planning can avoid; the faster of two runs. The ratio full / baseline shows what choosing, placing,
 exporting and reading back the dimensions add. A reference drawing served from the cache
 is timed against drawing it afresh.
 """
@@ -53,7 +53,7 @@ def _hidden_line_removal(fc, shape, scale: float) -> float:
     doc = fc.newDocument("bench_hlr")
     try:
         model = doc.addObject("Part::Feature", "Model")
-        model.Shape, _ = drawing_pose.lying_down(shape)
+        model.Shape, _squared, _turned = drawing_pose.posed(shape)
         names, coarse = drawing_pose.views_to_draw(model.Shape)
         page = doc.addObject("TechDraw::DrawPage", "Page")
         template = doc.addObject("TechDraw::DrawSVGTemplate", "Template")
@@ -82,7 +82,9 @@ def run(out_dir: str) -> dict:
         made = drawing.make_drawing(shape, target, case=case, title=name)
         read = drawing_readback.read_back(target, made)
         full = time.perf_counter() - start
-        baseline = _hidden_line_removal(fc, shape, made["scaleValue"])
+        # The machine is shared: the removal is timed twice, and the faster run counts
+        # (the ratio errs high rather than flatter the drawing).
+        baseline = min(_hidden_line_removal(fc, shape, made["scaleValue"]) for _ in range(2))
         row = {
             "part": name,
             "faces": len(shape.Faces),

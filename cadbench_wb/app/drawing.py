@@ -104,10 +104,7 @@ def _document_name(freecad) -> str:
 def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     import TechDraw  # noqa: PLC0415
 
-    shape, squared = drawing_pose.squared_up(shape)
-    shape, turned = drawing_pose.lying_down(shape)
-    shape, faced = drawing_pose.facing_front(shape)
-    turned = "; ".join(t for t in (turned, faced) if t) or None
+    shape, squared, turned = drawing_pose.posed(shape)
     model = doc.addObject("Part::Feature", "Model")
     model.Shape = shape
     model.Label = title or "Model"

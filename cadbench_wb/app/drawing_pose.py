@@ -35,6 +35,15 @@ HEAVY_FACES = 20
 HEAVY_SHARE = 0.25
 
 
+def posed(shape) -> tuple:
+    """(shape, squared-up degrees, orientation text or None): the part held as it is
+    drawn -- squared up, lying down, its larger side facing the front view."""
+    shape, squared = squared_up(shape)
+    shape, turned = lying_down(shape)
+    shape, faced = facing_front(shape)
+    return shape, squared, "; ".join(t for t in (turned, faced) if t) or None
+
+
 def squared_up(shape) -> tuple:
     """The shape turned by the small rotation that makes its nearly axis-parallel faces and
     cylinder axes exactly parallel to the axes (within SQUARE_TOLERANCE_DEG), and that
