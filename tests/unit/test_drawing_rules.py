@@ -7,7 +7,7 @@ Pure Python: views are built from lines and circles whose sizes are the construc
 
 import math
 
-from cadbench_wb.app import drawing_layout, drawing_plan
+from cadbench_wb.app import drawing_circles, drawing_layout
 from cadbench_wb.app.drawing_plan import Arc, Candidate, Line, ViewGeometry
 
 
@@ -36,12 +36,12 @@ def test_holes_at_a_rectangles_corners_get_no_pitch_circle():
     # Any four points at a rectangle's corners lie on one circle (here Ø(√(160² + 80²))):
     # a drafter locates such holes by coordinates, never by a pitch circle drawn across.
     view = _plate_view([(-80, -40), (80, -40), (80, 40), (-80, 40)])
-    assert drawing_plan.bolt_circle_candidates(view) == []
+    assert drawing_circles.bolt_circle_candidates(view) == []
 
 
 def test_evenly_spaced_holes_get_their_pitch_circle():
     holes = [(30 * math.cos(k * math.pi / 3), 30 * math.sin(k * math.pi / 3)) for k in range(6)]
-    (found,) = drawing_plan.bolt_circle_candidates(_plate_view(holes))
+    (found,) = drawing_circles.bolt_circle_candidates(_plate_view(holes))
     assert found.family == "diameter" and abs(found.value - 60.0) < 1e-9
 
 
@@ -49,12 +49,12 @@ def test_pitch_circle_outside_the_part_is_not_drawn():
     # four holes evenly on a Ø150 circle, the plate only 120 high: the circle would run
     # off the part
     holes = [(75 * math.cos(k * math.pi / 2), 75 * math.sin(k * math.pi / 2)) for k in range(4)]
-    assert drawing_plan.bolt_circle_candidates(_plate_view(holes, width=200, height=120)) == []
+    assert drawing_circles.bolt_circle_candidates(_plate_view(holes, width=200, height=120)) == []
 
 
 def test_equal_holes_are_called_out_with_their_count():
     view = _plate_view([(-80, -40), (80, -40), (80, 40), (-80, 40)], radius=3.5)
-    diameters = [c for c in drawing_plan.radial_candidates(view) if c.family == "diameter"]
+    diameters = [c for c in drawing_circles.radial_candidates(view) if c.family == "diameter"]
     assert {c.text for c in diameters} == {"4X ⌀7"}
     # hidden-line removal may return each circle as two half arcs: still four holes
     halves = _plate_view([(-80, -40), (80, -40), (80, 40), (-80, 40)], radius=3.5)
@@ -63,10 +63,10 @@ def test_equal_holes_are_called_out_with_their_count():
         for i, a in enumerate(halves.arcs)
         for k in range(2)
     ]
-    diameters = [c for c in drawing_plan.radial_candidates(halves) if c.family == "diameter"]
+    diameters = [c for c in drawing_circles.radial_candidates(halves) if c.family == "diameter"]
     assert {c.text for c in diameters} == {"4X ⌀7"}
     single = _plate_view([(0, 0)], radius=5.0)
-    (one,) = [c for c in drawing_plan.radial_candidates(single) if c.family == "diameter"]
+    (one,) = [c for c in drawing_circles.radial_candidates(single) if c.family == "diameter"]
     assert one.text == "⌀10"
 
 
