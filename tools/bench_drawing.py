@@ -59,9 +59,10 @@ def _hidden_line_removal(fc, shape, scale: float) -> float:
         template = doc.addObject("TechDraw::DrawSVGTemplate", "Template")
         template.Template = drawing.template_file(fc)
         page.Template = template
-        start = time.perf_counter()
-        drawing._views(doc, page, model, "first", scale, names, coarse)
-        return time.perf_counter() - start
+        with drawing.faces_not_sought(fc):  # as the drawing projects
+            start = time.perf_counter()
+            drawing._views(doc, page, model, "first", scale, names, coarse)
+            return time.perf_counter() - start
     finally:
         fc.closeDocument(doc.Name)
 

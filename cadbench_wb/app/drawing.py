@@ -69,7 +69,7 @@ def make_drawing(
     import TechDraw  # noqa: F401, PLC0415 - registers the TechDraw document objects
 
     os.makedirs(out_dir, exist_ok=True)
-    with _progress_silenced():
+    with _progress_silenced(), faces_not_sought(freecad):
         doc = freecad.newDocument(_document_name(freecad))
         try:
             return _draw(freecad, doc, shape, out_dir, case, projection, title)
@@ -91,6 +91,21 @@ def _progress_silenced():
         sys.stdout.flush()
         os.dup2(saved, 1)
         os.close(saved)
+
+
+@contextlib.contextmanager
+def faces_not_sought(freecad):
+    """TechDraw looks for the faces of every view after hidden-line removal (for hatching
+    and sections; this drawing uses neither): the preference HandleFaces off meanwhile,
+    the user's own setting back afterwards. Measured on the bearing block at 1:1: 17, 28
+    and 12 s for its three views with the search, 10, 14 and 6 s without."""
+    group = freecad.ParamGet("User parameter:BaseApp/Preferences/Mod/TechDraw/General")
+    saved = group.GetBool("HandleFaces", True)
+    group.SetBool("HandleFaces", False)
+    try:
+        yield
+    finally:
+        group.SetBool("HandleFaces", saved)
 
 
 def _document_name(freecad) -> str:
