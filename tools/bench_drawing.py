@@ -2,8 +2,8 @@
 """Speed of drawing generation and read-back, and drawingSelfTest of the bundled cases.
 
 Baseline, measured in the same run on the same part: TechDraw's hidden-line removal of
-the same four views at the same scale (a page, the views, one recompute) -- the part of a
-drawing no planning can avoid. The ratio full / baseline shows what choosing, placing,
+the same views at the same scale (a page, the views, one recompute) -- the part of a
+drawing no planning can avoid; the faster of two runs. The ratio full / baseline shows what choosing, placing,
 exporting and reading back the dimensions add. A reference drawing served from the cache
 is timed against drawing it afresh.
 """
@@ -28,6 +28,8 @@ REAL_PARTS = (
     "step/nist/nist_ftc_11_asme1_rb.stp",
     "step/nist/nist_ctc_01_asme1_rd.stp",
 )
+# Public parts of 200+ faces kept in the repository (tests/data/nist/PROVENANCE.md).
+PUBLIC_PARTS = ("nist_ftc_07_asme1_rd.stp", "nist_ftc_08_asme1_rc.stp")
 
 
 def _parts(fc, part):
@@ -40,10 +42,13 @@ def _parts(fc, part):
         if os.path.isfile(case.reference_path):
             shape = loading.load_model(case.reference_path, "reference").shape
             found.append((f"case {case.id}", shape, case))
+    paths = []
     for relative in REAL_PARTS:
-        found = [os.path.join(d, relative) for d in REALWORLD_DIRS]
-        path = next((p for p in found if os.path.isfile(p)), None)
-        if path:
+        copies = [os.path.join(d, relative) for d in REALWORLD_DIRS]
+        paths.append(next((p for p in copies if os.path.isfile(p)), copies[0]))
+    paths += [os.path.join(ROOT, "tests", "data", "nist", name) for name in PUBLIC_PARTS]
+    for path in paths:
+        if os.path.isfile(path):
             found.append((os.path.basename(path), loading.load_model(path).shape, None))
     return found
 
@@ -55,15 +60,16 @@ def _hidden_line_removal(fc, shape, scale: float) -> float:
     doc = fc.newDocument("bench_hlr")
     try:
         model = doc.addObject("Part::Feature", "Model")
-        model.Shape, _ = drawing_pose.lying_down(shape)
+        model.Shape, _squared, _turned = drawing_pose.posed(shape)
         names, coarse = drawing_pose.views_to_draw(model.Shape)
         page = doc.addObject("TechDraw::DrawPage", "Page")
         template = doc.addObject("TechDraw::DrawSVGTemplate", "Template")
         template.Template = drawing.template_file(fc)
         page.Template = template
-        start = time.perf_counter()
-        drawing._views(doc, page, model, "first", scale, names, coarse)
-        return time.perf_counter() - start
+        with drawing.faces_not_sought(fc):  # as the drawing projects
+            start = time.perf_counter()
+            drawing._views(doc, page, model, "first", scale, names, coarse)
+            return time.perf_counter() - start
     finally:
         fc.closeDocument(doc.Name)
 
@@ -84,7 +90,9 @@ def run(out_dir: str) -> dict:
         made = drawing.make_drawing(shape, target, case=case, title=name)
         read = drawing_readback.read_back(target, made)
         full = time.perf_counter() - start
-        baseline = _hidden_line_removal(fc, shape, made["scaleValue"])
+        # The machine is shared: the removal is timed twice, and the faster run counts
+        # (the ratio errs high rather than flatter the drawing).
+        baseline = min(_hidden_line_removal(fc, shape, made["scaleValue"]) for _ in range(2))
         row = {
             "part": name,
             "faces": len(shape.Faces),
@@ -95,6 +103,8 @@ def run(out_dir: str) -> dict:
             "dimensions": len(read["displayed"]),
             "dropped": len(made["dropped"]),
             "overlaps": len(read["overlappingLabels"]),
+            "sheet": made["sheet"],
+            "layoutOk": read["layoutChecks"]["ok"],
             "crossCheckAgrees": read["crossCheck"]["agree"],
         }
         if case is not None:
@@ -110,7 +120,8 @@ def run(out_dir: str) -> dict:
         print(
             f"{name:32} faces {row['faces']:4d}  hlr {baseline:6.3f}s  full {full:6.3f}s  "
             f"ratio {row['ratio']:5.2f}  {row['scale']:>5}  dims {row['dimensions']:3d}  "
-            f"dropped {row['dropped']}  overlaps {row['overlaps']}"
+            f"dropped {row['dropped']}  overlaps {row['overlaps']}  {row['sheet']}  "
+            f"layout {'ok' if row['layoutOk'] else 'FAILS'}"
             + (f"  selfTest {_figure(row.get('drawingSelfTest'))}" if case is not None else ""),
             flush=True,
         )

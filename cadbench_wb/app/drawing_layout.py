@@ -26,11 +26,25 @@ ROW_PITCH = 7.0  # ISO 129-1: between parallel dimension lines
 LABEL_GAP = 1.5  # clear space around a label
 VIEW_GAP = 12.0  # between the dimension bands of neighbouring views
 MAX_ROWS = 8  # per side of a view; a dimension that needs more is dropped
+# A default linear dimension spanning less than this on the sheet is left out: its
+# extension lines merge into one (ISO 128's thin lines are 0.25 mm, 0.7 mm apart at least).
+MIN_SHEET_SPAN = 1.0
+# A default angle whose shorter leg is below this on the sheet is left out (ISO 129-1's
+# dimension arc needs room for two arrowheads, 2.5 mm each).
+MIN_ANGLE_LEG = 5.0
+# A default radius or diameter whose arc is smaller than this on the sheet is left out: a
+# drafter notes such rounds in general (an R0.4 at 1:2 is 0.2 mm on the sheet).
+MIN_SHEET_RADIUS = 1.0
 # Rows of horizontal dimensions, columns of vertical ones, before the other side is used
 # (TechDraw's DXF prints vertical dimensions' text level, so a column is a label wide).
 PREFERRED = {0: 5, 1: 3}
 OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
-ESTIMATED_BAND = 30.0  # dimension rows a view usually needs on a side (scale estimate)
+# Dimension rows a view usually needs on a side (scale and sheet estimate); a layout that
+# needs more takes the next larger sheet at the same scale.
+ESTIMATED_BAND = 20.0
+# The front view's longer side on the sheet from which a scale is readable: below it the
+# next larger sheet is taken (an A3 sheet holds a 160 mm part at 1:2, 80 mm long).
+READABLE_FRONT = 70.0
 # TechDraw's DXF writer puts a linear dimension's text and line this far from its label,
 # across the line joining the two measured points (ImpExpDxf: "gap = 5.0").
 DXF_TEXT_SHIFT = 5.0
@@ -181,21 +195,60 @@ def fitted_layout(views, chosen, working, title_block, projection, scales, floor
     return plan
 
 
+def estimated_sheet(sizes: dict, sheets: dict, projection="first") -> tuple:
+    """(sheet, scale): the smallest sheet on which the estimated scale draws the front
+    view at least READABLE_FRONT long; when none does, the smallest with the largest
+    scale (a small part enlarged as far as ISO 5455 goes).
+    sheets: {name: (frame, title block)}, smallest first."""
+    front = max(sizes["Front"])
+    estimates = [
+        (name, estimated_scale(sizes, working, title_block, projection))
+        for name, (working, title_block) in sheets.items()
+    ]
+    for name, scale in estimates:
+        if front * scale >= READABLE_FRONT:
+            return name, scale
+    largest = max(scale for _name, scale in estimates)
+    return next((name, scale) for name, scale in estimates if scale == largest)
+
+
+def sheet_layout(views, chosen, sheets: dict, first: str, projection, scales, floor) -> tuple:
+    """(sheet, layout): at the first of scales (the one the views were projected at) on
+    the sheet first, the least important defaults left out to fit; else on the next
+    larger sheet that holds the rest; else on sheet first at the largest scale that fits
+    (fitted_layout)."""
+    names = list(sheets)
+    working, title_block = sheets[first]
+    # The least important defaults go before the sheet grows: the targets decide it.
+    plan = fitted_layout(views, chosen, working, title_block, projection, scales[:1], scales[0])
+    if plan.fits:
+        return first, plan
+    for name in names[names.index(first) + 1 :]:
+        working, title_block = sheets[name]
+        plan = fitted_layout(views, chosen, working, title_block, projection, scales[:1], scales[0])
+        if plan.fits:
+            return name, plan
+    working, title_block = sheets[first]
+    return first, fitted_layout(views, chosen, working, title_block, projection, scales, floor)
+
+
 def estimated_scale(sizes: dict, working, title_block, projection="first") -> float:
     """The scale a layout will most likely take, from the views' sizes alone (model mm,
     {name: (width, height)}) and a typical band of dimensions on each dimensioned side:
     hidden-line removal then runs once at the right scale instead of twice."""
     m = SHEET_MARGIN
     area = (working[0] + m, title_block[3] + m, working[2] - m, working[3] - m)
-    for scale in SCALES:
+    for index, scale in enumerate(SCALES):
         extents = {}
         for name, (width, height) in sizes.items():
             sides = SIDES[projection].get(name, ())
+            # the pictorial view may go two steps smaller, as the layout allows
+            at = SCALES[min(index + 2, len(SCALES) - 1)] if name == ISO else scale
             extents[name] = (
-                width * scale / 2 + (ESTIMATED_BAND if "left" in sides else 0),
-                width * scale / 2 + (ESTIMATED_BAND if "right" in sides else 0),
-                height * scale / 2 + (ESTIMATED_BAND if "bottom" in sides else 0),
-                height * scale / 2 + (ESTIMATED_BAND if "top" in sides else 0),
+                width * at / 2 + (ESTIMATED_BAND if "left" in sides else 0),
+                width * at / 2 + (ESTIMATED_BAND if "right" in sides else 0),
+                height * at / 2 + (ESTIMATED_BAND if "bottom" in sides else 0),
+                height * at / 2 + (ESTIMATED_BAND if "top" in sides else 0),
             )
         _, size = _grid(extents, area, projection)
         if size[0] <= area[2] - area[0] and size[1] <= area[3] - area[1]:
@@ -211,15 +264,45 @@ def _rows(geometry, chosen, scale, projection):
         x0, y0, x1, y1 = view.bbox()
         horizontal_side, vertical_side = SIDES[projection].get(name, ("top", "right"))
         mine = [c for c in chosen if c.view == name]
+        # A drafter's default whose two extension lines nearly coincide on the sheet is
+        # no dimension one can read (a 0.04 mm step at 1:5); a target stays.
+        dropped += [(c, _unreadable) for c in mine if _degenerate(c, scale)]
+        mine = [c for c in mine if not _degenerate(c, scale)]
         across = [c for c in mine if c.kind == "DistanceX"]
         upright = [c for c in mine if c.kind == "DistanceY"]
         for items, axis, side in ((across, 0, horizontal_side), (upright, 1, vertical_side)):
             # Rows that would grow the band too wide continue on the view's other side.
             placed, over = _stack(items, axis, side, (x0, y0, x1, y1), scale, PREFERRED[axis])
-            more, lost = _stack(over, axis, OPPOSITE[side], (x0, y0, x1, y1), scale, MAX_ROWS)
+            # The other side takes as many rows again; more only for a case's targets.
+            limit = MAX_ROWS if any(c.target for c in over) else PREFERRED[axis]
+            more, lost = _stack(over, axis, OPPOSITE[side], (x0, y0, x1, y1), scale, limit)
             rows[name] += placed + more
             dropped += [(c, "no room beside the view") for c in lost]
     return rows, dropped
+
+
+_unreadable = (
+    f"unreadable at this scale: extension lines closer than {MIN_SHEET_SPAN:g} mm, "
+    f"an angle's leg shorter than {MIN_ANGLE_LEG:g} mm or an arc's radius under "
+    f"{MIN_SHEET_RADIUS:g} mm on the sheet"
+)
+
+
+def _degenerate(candidate: Candidate, scale: float) -> bool:
+    """A default no one can read at this scale: extension lines that merge, or an angle
+    between stubs (the short straight pieces hidden-line removal leaves of blends)."""
+    if candidate.target is not None:
+        return False
+    if candidate.kind == "Angle":
+        apex, far1, far2 = candidate.points
+        return min(math.dist(apex, far1), math.dist(apex, far2)) * scale < MIN_ANGLE_LEG
+    if candidate.kind in ("Radius", "Diameter"):
+        _center, (radius, _) = candidate.points
+        return radius * scale < MIN_SHEET_RADIUS
+    if candidate.kind not in ("DistanceX", "DistanceY"):
+        return False
+    low, high = _span(candidate, 0 if candidate.kind == "DistanceX" else 1)
+    return (high - low) * scale < MIN_SHEET_SPAN
 
 
 def _stack(items, axis, side, bbox, scale, limit):
@@ -329,7 +412,12 @@ def _finish(geometry, chosen, scales_of, fits, positions, rows, dropped, area, t
             shift = linear_shift(c, scale)
             label = (text_at[0] - shift[0], text_at[1] - shift[1])
             placed.append(Placed(c, label, text_box(text_at, c.text)))
-    obstacles = _outline_points(geometry, positions, scales_of)
+    obstacles = np.concatenate(
+        [
+            _outline_points(geometry, positions, scales_of),
+            _construction_points(chosen, positions, scale),
+        ]
+    )
     lost = list(dropped)
     linear = {id(p.candidate) for p in placed}
     for c in chosen:
@@ -354,16 +442,35 @@ def _outline_points(geometry, positions, scales_of):
     return np.concatenate(points)
 
 
+def _construction_points(chosen, positions, scale) -> np.ndarray:
+    """Points of the construction lines and circles the dimensions add (a pitch circle):
+    drawn on the sheet too, so no label may sit on them."""
+    points = [np.zeros((0, 2))]
+    for c in chosen:
+        if c.cosmetic is None or c.view not in positions:
+            continue
+        kind, first, second = c.cosmetic
+        if kind == "line":
+            t = np.linspace(0.0, 1.0, 50)[:, None]
+            xy = np.asarray(first) + (np.asarray(second) - np.asarray(first)) * t
+        else:
+            a = np.linspace(0.0, 2 * math.pi, 360)
+            xy = np.c_[first[0] + second * np.cos(a), first[1] + second * np.sin(a)]
+        points.append(xy * scale + positions[c.view])
+    return np.concatenate(points)
+
+
 def _free_spot(c, position, scale, placed, obstacles, area, title_block):
-    """A label position for a diameter, radius, angle or sloping length: first where the
-    text touches neither another label nor a drawn line, then where it touches no label."""
+    """A label position for a diameter, radius, angle or sloping length where the text
+    touches neither another label nor a drawn line; for a target, else where it touches
+    no label."""
     px, py = position
     width = text_width(c.text)
     tries = []
     if c.kind in ("Diameter", "Radius"):
         center, (radius, _) = c.points
         cx, cy = px + center[0] * scale, py + center[1] * scale
-        for distance in (4.0, 8.0, 14.0, 22.0, 32.0):
+        for distance in (4.0, 8.0, 14.0, 22.0, 32.0, 45.0, 60.0):
             reach = radius * scale + distance + width / 2
             for degrees in (45, 135, -45, -135, 20, 160, -20, -160, 70, 110, -70, -110):
                 a = math.radians(degrees)
@@ -387,14 +494,24 @@ def _free_spot(c, position, scale, placed, obstacles, area, title_block):
             for sign in (1, -1):
                 text_at = (mx + sign * distance * nx / length, my + sign * distance * ny / length)
                 tries.append((text_at, shift))
-    for strict in (True, False):
+    # A label on a drawn line is unreadable: only a case's target may sit so, when no
+    # clear place is left.
+    labels = np.array([p.box for p in placed]).reshape(-1, 4)
+    for strict in (True, False) if c.target is not None else (True,):
         for text_at, shift in tries:
             box = text_box(text_at, c.text)
             if not _inside(box, area) or _overlap_box(box, title_block):
                 continue
-            if any(_overlap_box(_grown(box), p.box) for p in placed):
+            g = _grown(box)
+            if np.any(
+                (g[0] < labels[:, 2])
+                & (labels[:, 0] < g[2])
+                & (g[1] < labels[:, 3])
+                & (labels[:, 1] < g[3])
+            ):
                 continue
-            if strict and _touches(box, obstacles):
+            # grown: the outline is sampled, a line may pass between two samples
+            if strict and _touches(_grown(box), obstacles):
                 continue
             label = (text_at[0] - shift[0], text_at[1] - shift[1])
             return Placed(c, label, box)

@@ -121,6 +121,7 @@ class Candidate:
     # ("circle", (x, y), radius); its reference is written "Cosmetic".
     cosmetic: tuple | None = None
     target: str | None = None  # the case dimension this one is drawn for
+    count: int = 1  # equal holes in the view that this one callout stands for ('4X')
 
     @property
     def rank(self) -> int:
@@ -128,7 +129,8 @@ class Candidate:
 
     @property
     def format(self) -> str:
-        return FORMATS[self.family]
+        prefix = f"{self.count}X " if self.count > 1 else ""
+        return prefix + FORMATS[self.family]
 
     @property
     def text(self) -> str:
@@ -150,6 +152,12 @@ def printed_text(format_spec: str, value: float, kind: str = "") -> str:
     if kind == "Angle" and "°" not in text:
         text += "°"
     return text
+
+
+def length_key(view: ViewGeometry, axis: int, first: float, second: float) -> tuple:
+    """What a length measures in model space: its two levels, in model order (the rear
+    view's x runs the other way, and its overall width is the front view's)."""
+    return ("length", *sorted((view.world_level(axis, first), view.world_level(axis, second))))
 
 
 def _levels(coordinates: list) -> list:
@@ -211,11 +219,7 @@ def linear_candidates(view: ViewGeometry) -> list:
                     role = "between"
                 first = _representative(levels[i][1], points, axis, centers)
                 second = _representative(levels[j][1], points, axis, centers)
-                key = (
-                    "length",
-                    view.world_level(axis, levels[i][0]),
-                    view.world_level(axis, levels[j][0]),
-                )
+                key = length_key(view, axis, levels[i][0], levels[j][0])
                 found.append(
                     Candidate(
                         "length",
@@ -269,7 +273,7 @@ def inclined_candidates(view: ViewGeometry) -> list:
             low, high = sorted((line.a[axis], line.b[axis]))
             if high - low < MIN_VALUE:
                 continue
-            key = ("length", view.world_level(axis, low), view.world_level(axis, high))
+            key = length_key(view, axis, low, high)
             found.append(
                 Candidate("length", high - low, view.name, kind, refs, role, key, (line.a, line.b))
             )
@@ -316,6 +320,8 @@ def inclined_candidates(view: ViewGeometry) -> list:
             unit = _unit(apex, far2)
             extension = (apex, (apex[0] - unit[0] * reach, apex[1] - unit[1] * reach))
             supplement = 180.0 - angle
+            if abs(supplement - 90.0) < 0.01:
+                continue  # a right angle is never dimensioned
             found.append(
                 Candidate(
                     "angle",
@@ -388,113 +394,6 @@ def _farther(line: Line, point: tuple) -> tuple:
     return line.a if math.dist(line.a, point) >= math.dist(line.b, point) else line.b
 
 
-def radial_candidates(view: ViewGeometry) -> list:
-    """Diameters of full circles that bound a cylinder (holes, bosses seen end-on) and
-    radii of arcs (fillets, slot ends). A circle that bounds no cylinder (a chamfer's edge,
-    a round's tangent line) is offered for targets only."""
-    found = []
-    groups = {}
-    for arc in view.arcs:
-        key = (_rounded(arc.center), round(arc.radius, 4))
-        groups.setdefault(key, []).append(arc)
-    for (center, _), arcs in sorted(groups.items()):
-        full = any(a.full for a in arcs) or sum(a.sweep_deg for a in arcs) >= 359.9
-        arc = min(arcs, key=lambda a: a.index)
-        where = (view.world_level(0, center[0]), view.world_level(1, center[1]))
-        sweep = sum(a.sweep_deg for a in arcs)
-        if full:
-            dia_role = "hole" if arc.cylindrical else "fallback"
-            rad_role = "fallback"
-        else:
-            dia_role, rad_role = "fallback", "radius"
-        offered = [("radius", "Radius", arc.radius, rad_role)]
-        # ISO 129: an arc beyond a half circle takes a diameter, a smaller one a radius; a
-        # quarter-round bend is never given a diameter.
-        if full or sweep > 180.0 - 1e-6:
-            offered.insert(0, ("diameter", "Diameter", 2 * arc.radius, dia_role))
-        for family, kind, value, role in offered:
-            found.append(
-                Candidate(
-                    family,
-                    value,
-                    view.name,
-                    kind,
-                    (f"Edge{arc.index}",),
-                    role,
-                    (family, view.name, where, round(value, 4)),
-                    (arc.center, (arc.radius, 0.0)),
-                )
-            )
-    return found
-
-
-def bolt_circle_candidates(view: ViewGeometry) -> list:
-    """The pitch circle of three or more equal holes whose centres lie on one circle (a
-    bolt circle), drawn as a construction circle and dimensioned with its diameter."""
-    found = []
-    holes = {}
-    for arc in view.arcs:
-        if arc.full and arc.cylindrical:
-            holes.setdefault(round(arc.radius, 4), {})[_rounded(arc.center)] = arc.center
-    for _radius, centers in sorted(holes.items()):
-        points = list(centers.values())
-        if len(points) < 3:
-            continue
-        cx = sum(p[0] for p in points) / len(points)
-        cy = sum(p[1] for p in points) / len(points)
-        distances = [math.dist(p, (cx, cy)) for p in points]
-        pitch = sum(distances) / len(distances)
-        if pitch < MIN_VALUE or max(abs(d - pitch) for d in distances) > LEVEL_TOLERANCE:
-            continue
-        where = (view.world_level(0, cx), view.world_level(1, cy))
-        found.append(
-            Candidate(
-                "diameter",
-                2 * pitch,
-                view.name,
-                "Diameter",
-                ("Cosmetic",),
-                "pitch",
-                ("diameter", view.name, where, round(2 * pitch, 4)),
-                ((cx, cy), (pitch, 0.0)),
-                cosmetic=("circle", (cx, cy), pitch),
-            )
-        )
-    return found
-
-
-def shaft_candidates(view: ViewGeometry) -> list:
-    """Outer cylinders seen from the side: a linear dimension across the silhouette with
-    the diameter sign, as a drafter dimensions a turned part."""
-    found = []
-    points = dict(view.vertices)
-    for shaft in view.shafts:
-        across = 1 if shaft.axis == "x" else 0
-        low = _vertex_at(view, across, shaft.offset - shaft.radius)
-        high = _vertex_at(view, across, shaft.offset + shaft.radius)
-        if low is None or high is None:
-            continue
-        found.append(
-            Candidate(
-                "diameter",
-                2 * shaft.radius,
-                view.name,
-                "DistanceY" if across == 1 else "DistanceX",
-                (f"Vertex{low}", f"Vertex{high}"),
-                "shaft",
-                # The key of the plain length across the silhouette: the same distance is
-                # shown once, with the diameter sign.
-                (
-                    "length",
-                    view.world_level(across, points[low][across]),
-                    view.world_level(across, points[high][across]),
-                ),
-                (points[low], points[high]),
-            )
-        )
-    return found
-
-
 def _vertex_at_point(view: ViewGeometry, point: tuple):
     for index, p in view.vertices:
         if math.dist(p, point) <= LEVEL_TOLERANCE * 10:
@@ -509,6 +408,12 @@ def _vertex_at(view: ViewGeometry, axis: int, value: float):
 
 def candidates_of(views: list) -> list:
     """Every dimension the views offer, in a deterministic order."""
+    from cadbench_wb.app.drawing_circles import (  # noqa: PLC0415 - it builds on this module
+        bolt_circle_candidates,
+        radial_candidates,
+        shaft_candidates,
+    )
+
     found = []
     for view in views:
         found += radial_candidates(view)
@@ -539,7 +444,18 @@ def chosen_dimensions(candidates: list, targets=None) -> list:
             continue
         matching = [c for c in candidates if _shows(c, target)]
         if matching:
-            best = min(matching, key=lambda c: (c.rank, abs(c.value - target.value), _view_rank(c)))
+            # A dimension printing the target's own figure first (27.5 for 27.5, not a
+            # 27.6 within the tolerance that happens to be an overall size), then the
+            # drafter's choice.
+            best = min(
+                matching,
+                key=lambda c: (
+                    _printed_number(c.value) != _printed_number(target.value),
+                    c.rank,
+                    abs(c.value - target.value),
+                    _view_rank(c),
+                ),
+            )
             take(best, target.id)
     for candidate in default_dimensions(candidates):
         shown = any(
@@ -549,6 +465,10 @@ def chosen_dimensions(candidates: list, targets=None) -> list:
             continue  # one Ø11 for the holes of one size, as a drafter writes it
         take(candidate)
     return chosen
+
+
+def _printed_number(value: float) -> str:
+    return printed_text(FORMATS["length"], value)
 
 
 def _shows(candidate: Candidate, target) -> bool:
@@ -562,9 +482,10 @@ def _view_rank(candidate: Candidate) -> int:
 
 
 def default_dimensions(candidates: list) -> list:
-    """What a drafter dimensions without being told: overall sizes, one of each diameter,
-    radius, chamfer and angle, hole positions from the datum edges, then one of each step
-    and hole spacing (equal steps of a symmetric part are shown once)."""
+    """What a drafter dimensions without being told, most important first: overall sizes,
+    one of each hole diameter, hole positions from the datum edges, one of each radius,
+    chamfer and angle, then one of each step and hole spacing (equal steps of a
+    symmetric part are shown once)."""
     ordered = sorted(candidates, key=lambda c: (_view_rank(c), c.rank))
     picked, seen_values = [], set()
 
@@ -580,18 +501,22 @@ def default_dimensions(candidates: list) -> list:
     for c in ordered:
         if c.role == "overall":
             picked.append(c)
-    for role in ("hole", "radius"):
-        for c in ordered:
-            if c.role == role:
-                once_per_value(c)
+    for c in ordered:
+        if c.role == "hole":
+            once_per_value(c)
+    # Holes are located before the rounds are sized: when the sheet is full, the least
+    # important (last) defaults go first.
+    for c in ordered:
+        if c.role == "position":
+            picked.append(c)
+    for c in ordered:
+        if c.role == "radius":
+            once_per_value(c)
     for c in ordered:
         if c.role == "chamfer" and c.kind in ("DistanceX", "DistanceY"):
             once_per_value(c)
         elif c.role in ("angle", "pitch") and c.family != "length":
             once_per_value(c)
-    for c in ordered:
-        if c.role == "position":
-            picked.append(c)
     for c in ordered:
         if c.role in ("step", "pitch"):
             once_per_value(c)

@@ -29,13 +29,30 @@ def repaired_text(text: str) -> str:
     return repaired
 
 
+_LOADED = {}  # the last DXF read: {(path, mtime, size): ezdxf document}
+
+
+def dxf_document(dxf_path: str):
+    """The ezdxf document of a drawing's DXF. The SVG assembly and the read-back both read
+    the file just written: parsing it is the costliest step after hidden-line removal, so
+    the last one is kept while the file is unchanged."""
+    from cadbench_wb.drafting import reading  # noqa: PLC0415
+
+    stat = os.stat(dxf_path)
+    key = (os.path.abspath(dxf_path), stat.st_mtime_ns, stat.st_size)
+    if key not in _LOADED:
+        _LOADED.clear()
+        _LOADED[key] = reading.read_drawing(dxf_path, require_model_space=False)
+    return _LOADED[key]
+
+
 def displayed_dimensions(dxf_path: str) -> list:
     """Every dimension the DXF prints: name (TechDraw object), printed text, parsed family
     and value, the text's box on the sheet (readability check)."""
-    from cadbench_wb.drafting import printed, reading  # noqa: PLC0415
+    from cadbench_wb.drafting import printed  # noqa: PLC0415
     from cadbench_wb.drafting.text import text_shown  # noqa: PLC0415
 
-    doc = reading.read_drawing(dxf_path, require_model_space=False)
+    doc = dxf_document(dxf_path)
     boxes = _text_boxes(doc)
     found = []
     for entry in printed.printed_dimensions(doc):
@@ -83,6 +100,7 @@ def _text_boxes(doc) -> dict:
 def read_back(out_dir: str, made: dict) -> dict:
     """The drawing's displayed dimensions joined to what was drawn: view, role, target,
     and the cross-check against FormatSpec(getRawValue) (disagreements listed)."""
+    from cadbench_wb.app import drawing_checks  # noqa: PLC0415
     from cadbench_wb.drafting.text import unified_symbols  # noqa: PLC0415
 
     displayed = displayed_dimensions(os.path.join(out_dir, made["files"]["dxf"]))
@@ -110,6 +128,9 @@ def read_back(out_dir: str, made: dict) -> dict:
             "notPrinted": missing,
         },
         "overlappingLabels": [[named[i], named[j]] for i, j in overlaps],
+        "layoutChecks": drawing_checks.sheet_checks(
+            os.path.join(out_dir, made["files"]["dxf"]), made
+        ),
     }
 
 
@@ -133,6 +154,10 @@ def target_match(targets: list, displayed: list) -> dict:
             else None
         )
         found += best is not None
+        # What the sheet prints nearest the target in its family, shown or not: a reader
+        # sees why a target is missed (27.6 printed beside a 27.5 target, tolerance 0.05).
+        same = [d for d in displayed if d["family"] == target.kind and d["value"] is not None]
+        nearest = min(same, key=lambda d: abs(d["value"] - target.value), default=None)
         details.append(
             {
                 "id": target.id,
@@ -144,6 +169,7 @@ def target_match(targets: list, displayed: list) -> dict:
                 "parsed": best["value"] if best else None,
                 "view": best["view"] if best else None,
                 "dimension": best["name"] if best else None,
+                "nearestPrinted": nearest["printed"] if nearest else None,
             }
         )
     value = found / len(targets) if targets else None

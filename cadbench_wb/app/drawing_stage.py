@@ -202,6 +202,7 @@ def _summary(drawn: dict, folder: str) -> dict:
         "dropped": made["dropped"],
         "crossCheck": read["crossCheck"],
         "overlappingLabels": read["overlappingLabels"],
+        "layoutChecks": read["layoutChecks"],
         "found": match["found"],
         "of": match["of"],
     }

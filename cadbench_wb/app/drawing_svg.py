@@ -42,12 +42,10 @@ def _absolute(item) -> tuple:
 
 
 def _dimensions_svg(dxf_path: str, height: float) -> str:
-    import ezdxf  # noqa: PLC0415
-
-    from cadbench_wb.app.drawing_readback import repaired_text  # noqa: PLC0415
+    from cadbench_wb.app.drawing_readback import dxf_document, repaired_text  # noqa: PLC0415
     from cadbench_wb.drafting import text as drafting_text  # noqa: PLC0415
 
-    doc = ezdxf.readfile(dxf_path)
+    doc = dxf_document(dxf_path)
     out = ['<g id="dimensions" stroke="#000000" stroke-width="0.25" fill="none">']
     for dimension in doc.modelspace().query("DIMENSION"):
         block = doc.blocks.get(dimension.dxf.geometry)
@@ -90,3 +88,45 @@ def _arc_svg(arc, height: float) -> str:
         f'<path d="M {x0:.4f} {height - y0:.4f} A {r:.4f} {r:.4f} 0 {large} 0 '
         f'{x1:.4f} {height - y1:.4f}"/>'
     )
+
+
+def write_png(dxf_path: str, png_path: str, dpi: int = 100) -> None:
+    """The DXF as a PNG, black on white, to look at (ezdxf's drawing add-on with its
+    matplotlib back end: what the read-back reads, not the assembled SVG)."""
+    import matplotlib  # noqa: PLC0415
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+    from ezdxf.addons.drawing import Frontend, RenderContext  # noqa: PLC0415
+    from ezdxf.addons.drawing.config import (  # noqa: PLC0415
+        BackgroundPolicy,
+        ColorPolicy,
+        Configuration,
+    )
+    from ezdxf.addons.drawing.matplotlib import MatplotlibBackend  # noqa: PLC0415
+
+    from cadbench_wb.app.drawing_readback import dxf_document, repaired_text  # noqa: PLC0415
+
+    doc = dxf_document(dxf_path)
+    # TechDraw's UTF-8 read as cp1252 ('âŒ€10'): shown repaired, as the read-back reads it
+    # (repairing is idempotent, so the shared document stays right for the read-back).
+    for block in doc.blocks:
+        for text in block.query("TEXT"):
+            text.dxf.text = repaired_text(text.dxf.text)
+    config = Configuration(background_policy=BackgroundPolicy.WHITE, color_policy=ColorPolicy.BLACK)
+    figure = plt.figure()
+    axes = figure.add_axes([0, 0, 1, 1])
+    Frontend(RenderContext(doc), MatplotlibBackend(axes), config=config).draw_layout(
+        doc.modelspace(), finalize=True, filter_func=_drawable
+    )
+    figure.savefig(png_path, dpi=dpi)
+    plt.close(figure)
+
+
+def _drawable(entity) -> bool:
+    """TechDraw writes a spline whose knots are all equal for a degenerate curve: ezdxf's
+    renderer divides by the knot range; it has no extent to draw anyway."""
+    if entity.dxftype() != "SPLINE":
+        return True
+    knots = list(entity.knots)
+    return not knots or max(knots) > min(knots)

@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""A drafter's rules in the drawing's planning and layout, on constructed view geometry.
+
+Pure Python: views are built from lines and circles whose sizes are the construction's
+(no FreeCAD), so every expected figure is the one the geometry was made with.
+"""
+
+import math
+
+from cadbench_wb.app import drawing_circles, drawing_layout
+from cadbench_wb.app.drawing_plan import Arc, Candidate, Line, ViewGeometry
+
+
+def _plate_view(holes, width=200.0, height=120.0, radius=3.5) -> ViewGeometry:
+    """A width x height rectangle centred on the origin with full round holes."""
+    x, y = width / 2, height / 2
+    corners = [(-x, -y), (x, -y), (x, y), (-x, y)]
+    lines = [Line(i, corners[i], corners[(i + 1) % 4]) for i in range(4)]
+    arcs = [Arc(4 + i, c, radius, True, 360.0, True) for i, c in enumerate(holes)]
+    vertices = list(enumerate(corners + list(holes)))
+    return ViewGeometry(
+        name="Front",
+        lines=lines,
+        arcs=arcs,
+        vertices=vertices,
+        outline=corners,
+        shafts=[],
+        origin=(0.0, 0.0, 0.0),
+        x_axis=(1.0, 0.0, 0.0),
+        y_axis=(0.0, 0.0, 1.0),
+        edge_count=4 + len(holes),
+    )
+
+
+def test_holes_at_a_rectangles_corners_get_no_pitch_circle():
+    # Any four points at a rectangle's corners lie on one circle (here Ø(√(160² + 80²))):
+    # a drafter locates such holes by coordinates, never by a pitch circle drawn across.
+    view = _plate_view([(-80, -40), (80, -40), (80, 40), (-80, 40)])
+    assert drawing_circles.bolt_circle_candidates(view) == []
+
+
+def test_evenly_spaced_holes_get_their_pitch_circle():
+    holes = [(30 * math.cos(k * math.pi / 3), 30 * math.sin(k * math.pi / 3)) for k in range(6)]
+    (found,) = drawing_circles.bolt_circle_candidates(_plate_view(holes))
+    assert found.family == "diameter" and abs(found.value - 60.0) < 1e-9
+
+
+def test_pitch_circle_outside_the_part_is_not_drawn():
+    # four holes evenly on a Ø150 circle, the plate only 120 high: the circle would run
+    # off the part
+    holes = [(75 * math.cos(k * math.pi / 2), 75 * math.sin(k * math.pi / 2)) for k in range(4)]
+    assert drawing_circles.bolt_circle_candidates(_plate_view(holes, width=200, height=120)) == []
+
+
+def test_equal_holes_are_called_out_with_their_count():
+    view = _plate_view([(-80, -40), (80, -40), (80, 40), (-80, 40)], radius=3.5)
+    diameters = [c for c in drawing_circles.radial_candidates(view) if c.family == "diameter"]
+    assert {c.text for c in diameters} == {"4X ⌀7"}
+    # hidden-line removal may return each circle as two half arcs: still four holes
+    halves = _plate_view([(-80, -40), (80, -40), (80, 40), (-80, 40)], radius=3.5)
+    halves.arcs = [
+        Arc(10 + 2 * i + k, a.center, a.radius, False, 180.0, True)
+        for i, a in enumerate(halves.arcs)
+        for k in range(2)
+    ]
+    diameters = [c for c in drawing_circles.radial_candidates(halves) if c.family == "diameter"]
+    assert {c.text for c in diameters} == {"4X ⌀7"}
+    single = _plate_view([(0, 0)], radius=5.0)
+    (one,) = [c for c in drawing_circles.radial_candidates(single) if c.family == "diameter"]
+    assert one.text == "⌀10"
+
+
+def _step(value, target=None) -> Candidate:
+    return Candidate(
+        "length", value, "Front", "DistanceX", ("Vertex0", "Vertex1"), "step",
+        ("length", value), ((0.0, 0.0), (value, 0.0)), target=target,
+    )  # fmt: skip
+
+
+def test_a_step_whose_extension_lines_merge_on_the_sheet_is_left_out():
+    # MIN_SHEET_SPAN (1 mm) is the boundary: a 5 mm step at 1:5 spans exactly 1 mm.
+    assert not drawing_layout._degenerate(_step(5.0), 0.2)
+    assert drawing_layout._degenerate(_step(4.99), 0.2)
+    assert drawing_layout._degenerate(_step(0.04), 0.2)
+    # a case's target is never left out for this
+    assert not drawing_layout._degenerate(_step(0.04, target="T1"), 0.2)
+
+
+def test_the_sheet_is_the_smallest_that_draws_the_part_readably():
+    # a 160 x 60 x 40 bracket: the front view at 1:2 is 80 mm long, at least READABLE_FRONT
+    a4 = ((10, 10, 287, 200), (107, 10, 287, 48))
+    a3 = ((20, 10, 410, 287), (230, 10, 410, 70))
+    a2 = ((20, 10, 584, 410), (404, 10, 584, 70))
+    sizes = {"Front": (160, 40), "Top": (160, 60), "Right": (60, 40), "Iso": (190, 150)}
+    sheet, scale = drawing_layout.estimated_sheet(sizes, {"A4": a4, "A3": a3, "A2": a2})
+    assert 160 * scale >= drawing_layout.READABLE_FRONT
+    smaller = {"A4": a4, "A3": a3, "A2": a2}
+    names = list(smaller)
+    if names.index(sheet) > 0:
+        below = smaller[names[names.index(sheet) - 1]]
+        assert 160 * drawing_layout.estimated_scale(sizes, *below) < drawing_layout.READABLE_FRONT
+    assert scale in drawing_layout.SCALES
+
+
+def test_a_round_too_small_to_see_on_the_sheet_is_left_out():
+    def radius(value, target=None):
+        return Candidate(
+            "radius", value, "Front", "Radius", ("Edge1",), "radius",
+            ("radius", value), ((0.0, 0.0), (value, 0.0)), target=target,
+        )  # fmt: skip
+
+    # MIN_SHEET_RADIUS (1 mm) is the boundary: an R5 at 1:5 is drawn 1 mm
+    assert not drawing_layout._degenerate(radius(5.0), 0.2)
+    assert drawing_layout._degenerate(radius(4.99), 0.2)
+    assert not drawing_layout._degenerate(radius(0.4, target="R"), 0.5)
