@@ -104,6 +104,21 @@ class Spectrum:
         best = low + int(np.argmin(np.abs(values[low:high] - target)))
         return self.measurement(family, best)
 
+    def all_within(self, family: str, target: float, tolerance: float) -> list:
+        """Every measurement of that family within the tolerance, in sorted order (located
+        matching: each is a candidate member of the target on the reference)."""
+        values = self._sorted[family][0]
+        low = np.searchsorted(values, target - tolerance - _SLACK, side="left")
+        high = np.searchsorted(values, target + tolerance + _SLACK, side="right")
+        return [self.measurement(family, p) for p in range(int(low), int(high))]
+
+    def nearest(self, family: str, target: float) -> Measurement | None:
+        """The measurement of that family nearest the target, however far (reasons)."""
+        values = self._sorted[family][0]
+        if not len(values):
+            return None
+        return self.measurement(family, int(np.argmin(np.abs(values - target))))
+
 
 def family_of(kind: str) -> str:
     """The spectrum family a dimension kind is looked up in (they coincide by design)."""
@@ -122,6 +137,9 @@ class DimensionOutcome:
     dimension: object  # cases.Dimension
     candidate: Measurement | None
     reference: Measurement | None
+    # Beside seed 000's figures, never instead of them (metrics/located_dimensions.py).
+    located: dict | None = None
+    unmeasurable: dict | None = None  # {code, text}: why the reference does not hold it
 
     @property
     def status(self) -> str:
@@ -158,6 +176,10 @@ class DimensionOutcome:
             entry["referenceValue"] = self.reference.value
             entry["referenceSource"] = self.reference.source
             entry["referenceGeometry"] = list(self.reference.geometry)
+        if self.unmeasurable is not None:
+            entry["unmeasurableReason"] = self.unmeasurable
+        if self.located is not None:
+            entry["located"] = self.located
         if d.note:
             entry["note"] = d.note
         if d.source:

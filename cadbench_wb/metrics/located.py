@@ -1,0 +1,346 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Located dimension matching: a target counts where the geometry that carries it is.
+
+Pure numpy and scipy. Seed 000's dimensionRecall accepts a value anywhere in the body's
+spectrum; an inspector measures the feature the drawing points at. Here each reference
+measurement of a target (a spectrum entry: a cylinder, a face pair, an edge, ...) is a
+*member*; its faces and edges are mapped to the candidate geometry of the same type that
+sits nearest after alignment (both bodies in the reference frame), and the same quantity
+is measured again there. A pattern is as many members as it has features, so one wrong
+hole of twelve costs one twelfth.
+
+Correspondence: curved faces (cylinder, cone, sphere, torus) and edges are paired one to
+one (scipy's assignment, nearest first), so a filled hole cannot borrow its neighbour;
+planes go to the nearest parallel plane of the same orientation (a face split differently
+by another CAD system is still that face). Nothing farther than ``max_offset`` counts.
+"""
+
+import dataclasses
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from cadbench_wb import standard
+
+CURVED = ("cylinder", "cone", "sphere", "torus")
+EDGE_SOURCES = ("edge_length", "circle")
+# Float slack on a tolerance comparison, as in dimensions.py.
+_SLACK = 1e-9
+_FAR = 1e12
+
+
+@dataclasses.dataclass
+class Geometry:
+    """Per face and per edge of one shape: type, location point, direction, size."""
+
+    face_type: list
+    face_point: np.ndarray
+    face_dir: np.ndarray
+    face_size: np.ndarray  # radius (cylinder, sphere, torus minor), half angle (cone)
+    face_convex: np.ndarray
+    edge_type: list
+    edge_point: np.ndarray
+    edge_dir: np.ndarray
+    edge_size: np.ndarray  # length (line), radius (circle)
+    edge_faces: list
+    vertices: np.ndarray
+    diagonal: float
+
+    @classmethod
+    def from_rows(cls, face_rows, edge_rows, edge_faces, vertices, diagonal) -> "Geometry":
+        def column(rows, k, width=None):
+            data = np.array([r[k] for r in rows], float)
+            return data.reshape(-1, width) if width else data.reshape(-1)
+
+        return cls(
+            face_type=[r[0] for r in face_rows],
+            face_point=column(face_rows, 1, 3),
+            face_dir=_unit(column(face_rows, 2, 3)),
+            face_size=column(face_rows, 3),
+            face_convex=np.array([bool(r[5]) for r in face_rows], bool),
+            edge_type=[r[0] for r in edge_rows],
+            edge_point=column(edge_rows, 1, 3),
+            edge_dir=_unit(column(edge_rows, 2, 3)),
+            edge_size=column(edge_rows, 3),
+            edge_faces=[list(f) for f in edge_faces],
+            vertices=np.asarray(vertices, float).reshape(-1, 3),
+            diagonal=float(diagonal),
+        )
+
+    def point(self, element: tuple) -> np.ndarray:
+        kind, index = element
+        return (self.face_point if kind == "Face" else self.edge_point)[index]
+
+    def describe(self, element: tuple) -> dict:
+        """What the JSON says about one face or edge: its name, type, centre and axis."""
+        kind, index = element
+        if kind == "Face":
+            entry = {"type": self.face_type[index], "centre": self.face_point[index]}
+            if self.face_type[index] != "sphere":
+                entry["axis" if self.face_type[index] != "plane" else "normal"] = self.face_dir[
+                    index
+                ]
+        else:
+            entry = {"type": self.edge_type[index], "centre": self.edge_point[index]}
+            entry["axis" if self.edge_type[index] == "circle" else "direction"] = self.edge_dir[
+                index
+            ]
+        rounded = {k: [round(float(x), 6) for x in v] for k, v in entry.items() if k != "type"}
+        return {"element": f"{kind}{index + 1}", "type": entry["type"], **rounded}
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1)
+    out = vectors.copy()
+    nonzero = norms > 0
+    out[nonzero] /= norms[nonzero][:, None]
+    return out
+
+
+def max_offset(diagonal: float) -> float:
+    """How far (mm) the corresponding candidate geometry may sit from the mapped reference
+    geometry (standard.LOCATED)."""
+    p = standard.LOCATED
+    return max(p["max_offset_mm"], p["max_offset_diagonals"] * diagonal)
+
+
+def parse_element(name: str) -> tuple:
+    """("Face", 2) for "Face3": the 0-based index of a sub-element name."""
+    for kind in ("Face", "Edge"):
+        if name.startswith(kind) and name[len(kind) :].isdigit():
+            return (kind, int(name[len(kind) :]) - 1)
+    raise ValueError(f"not a face or edge name: {name!r}")
+
+
+class Correspondence:
+    """Reference face or edge -> the candidate face or edge at its place (or None)."""
+
+    def __init__(self, reference: Geometry, candidate: Geometry):
+        self.reference = reference
+        self.candidate = candidate
+        self.limit = max_offset(reference.diagonal)
+        self.cos_parallel = np.cos(np.radians(standard.LOCATED["parallel_deg"]))
+        self._pairs: dict[tuple, tuple | None] = {}
+        # Reference element -> the first element of its site (a hole split into two
+        # half-cylinders is one site, one member of a pattern).
+        self.site: dict[tuple, tuple] = {}
+        for kind in CURVED:
+            self._assign("Face", kind)
+        for kind in ("line", "circle"):
+            self._assign("Edge", kind)
+
+    def site_of(self, element: tuple) -> tuple:
+        return self.site.get(element, element)
+
+    def of(self, element: tuple):
+        """(candidate element, offset mm) or None when nothing of that type is near."""
+        if element in self._pairs:
+            return self._pairs[element]
+        kind, index = element
+        if kind == "Face" and self.reference.face_type[index] == "plane":
+            self._pairs[element] = self._nearest_plane(index)
+            return self._pairs[element]
+        return None
+
+    def _rows(self, geometry: Geometry, kind: str, element_type: str) -> np.ndarray:
+        types = geometry.face_type if kind == "Face" else geometry.edge_type
+        return np.array([i for i, t in enumerate(types) if t == element_type], np.int64)
+
+    def _assign(self, kind: str, element_type: str) -> None:
+        ref_all = self._rows(self.reference, kind, element_type)
+        ref_rows, ref_groups = _sites(self.reference, kind, ref_all)
+        cand_rows, _ = _sites(self.candidate, kind, self._rows(self.candidate, kind, element_type))
+        for rep, members in zip(ref_rows.tolist(), ref_groups, strict=True):
+            for row in members:
+                self.site[(kind, row)] = (kind, rep)
+                self._pairs[(kind, row)] = None
+        if not len(ref_rows) or not len(cand_rows):
+            return
+        cost = self._cost(kind, ref_rows, cand_rows)
+        rows, cols = linear_sum_assignment(cost)
+        for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
+            if cost[r, c] >= _FAR:
+                continue
+            found = (kind, int(cand_rows[c]))
+            for row in ref_groups[r]:
+                offset = float(
+                    np.linalg.norm(self.reference.point((kind, row)) - self.candidate.point(found))
+                )
+                self._pairs[(kind, row)] = (found, offset)
+
+    def _cost(self, kind: str, ref_rows, cand_rows) -> np.ndarray:
+        """Distance of the location points, plus the size difference (so a tube's bore and
+        its outer wall, which share axis and middle, cannot swap), far when the axes are not
+        parallel, a hole faces a shaft, or the offset exceeds the limit."""
+        ref, cand = self.reference, self.candidate
+        if kind == "Face":
+            pr, pc = ref.face_point[ref_rows], cand.face_point[cand_rows]
+            dr, dc = ref.face_dir[ref_rows], cand.face_dir[cand_rows]
+            sr, sc = ref.face_size[ref_rows], cand.face_size[cand_rows]
+            same_side = ref.face_convex[ref_rows][:, None] == cand.face_convex[cand_rows][None]
+        else:
+            pr, pc = ref.edge_point[ref_rows], cand.edge_point[cand_rows]
+            dr, dc = ref.edge_dir[ref_rows], cand.edge_dir[cand_rows]
+            sr, sc = ref.edge_size[ref_rows], cand.edge_size[cand_rows]
+            same_side = np.ones((len(ref_rows), len(cand_rows)), bool)
+        distance = np.linalg.norm(pr[:, None, :] - pc[None, :, :], axis=2)
+        cosine = np.abs(dr @ dc.T)
+        # A sphere has no axis: any direction will do.
+        no_axis = (np.linalg.norm(dr, axis=1)[:, None] == 0) | (
+            np.linalg.norm(dc, axis=1)[None] == 0
+        )
+        parallel = no_axis | (cosine >= self.cos_parallel)
+        cost = distance + np.abs(sr[:, None] - sc[None, :])
+        ok = parallel & same_side & (distance <= self.limit + _SLACK)
+        return np.where(ok, cost, _FAR)
+
+    def _nearest_plane(self, index: int):
+        ref, cand = self.reference, self.candidate
+        rows = self._rows(cand, "Face", "plane")
+        if not len(rows):
+            return None
+        aligned = cand.face_dir[rows] @ ref.face_dir[index] >= self.cos_parallel
+        if not np.any(aligned):
+            return None
+        rows = rows[aligned]
+        distance = np.linalg.norm(cand.face_point[rows] - ref.face_point[index], axis=1)
+        best = int(np.argmin(distance))  # the first of equal distances: deterministic
+        if distance[best] > self.limit + _SLACK:
+            return None
+        return (("Face", int(rows[best])), float(distance[best]))
+
+
+def _sites(geometry: Geometry, kind: str, rows: np.ndarray):
+    """Elements of one type that are one feature: same place, direction, size and side
+    (the halves of a split hole). Returns (first row per site, rows of each site)."""
+    same = standard.LOCATED["same_place_mm"]
+    if kind == "Face":
+        points, dirs, sizes = geometry.face_point, geometry.face_dir, geometry.face_size
+        sides = geometry.face_convex
+    else:
+        points, dirs, sizes = geometry.edge_point, geometry.edge_dir, geometry.edge_size
+        sides = np.zeros(len(points), bool)
+    firsts, groups = [], []
+    for row in rows.tolist():
+        if firsts:
+            f = np.array(firsts)
+            same_site = (
+                (sides[f] == sides[row])
+                & (np.abs(sizes[f] - sizes[row]) <= same)
+                & (np.linalg.norm(points[f] - points[row], axis=1) <= same)
+                & (np.linalg.norm(np.cross(dirs[f], dirs[row]), axis=1) <= 1e-6)
+            )
+            hits = np.flatnonzero(same_site)
+            if len(hits):
+                groups[int(hits[0])].append(row)
+                continue
+        firsts.append(row)
+        groups.append([row])
+    return np.array(firsts, np.int64), groups
+
+
+def measure(family: str, source: str, elements: list, geometry: Geometry, reference_value, ref):
+    """The quantity a spectrum source states, measured on these elements of a geometry.
+
+    ``ref`` (the reference geometry and elements) settles what the elements alone cannot:
+    whether an angle is read on its acute or obtuse side, a tangent on the far or near side
+    of a round, and along which plane direction two axes are apart."""
+    g = geometry
+    kinds = [k for k, _ in elements]
+    idx = [i for _, i in elements]
+    if source in ("cylinder", "sphere", "torus") or (source == "circle" and kinds == ["Edge"]):
+        size = g.face_size[idx[0]] if kinds[0] == "Face" else g.edge_size[idx[0]]
+        return 2 * float(size) if family == "diameter" else float(size)
+    if source == "edge_length":
+        return float(g.edge_size[idx[0]])
+    if source == "cone_half_angle":
+        return float(g.face_size[idx[0]])
+    if source == "cone_full_angle":
+        return 2 * float(g.face_size[idx[0]])
+    if source == "face_distance":
+        a, b = idx
+        normal = g.face_dir[a]
+        return abs(float((g.face_point[b] - g.face_point[a]) @ normal))
+    if source == "face_angle":
+        a, b = idx
+        acute = float(np.degrees(np.arccos(min(1.0, abs(float(g.face_dir[a] @ g.face_dir[b]))))))
+        return acute if reference_value <= 90 + _SLACK else 180.0 - acute
+    if source in ("axis_position", "axis_tangent", "axis_distance"):
+        return _axis_measure(source, idx, g, reference_value, ref)
+    if source == "bolt_circle":
+        return _bolt_circle_diameter(idx, g)
+    raise ValueError(f"no located measure for {source!r}")
+
+
+def _axis_offset(g: Geometry, axis_face: int, point: np.ndarray) -> np.ndarray:
+    """The perpendicular offset from an axis to a point."""
+    direction = g.face_dir[axis_face]
+    offset = point - g.face_point[axis_face]
+    return offset - direction * float(offset @ direction)
+
+
+def _axis_measure(source, idx, g: Geometry, reference_value, ref) -> float:
+    a, b = idx
+    planes = [i for i in (a, b) if g.face_type[i] == "plane"]
+    axes = [i for i in (a, b) if g.face_type[i] != "plane"]
+    if source == "axis_distance":
+        return float(np.linalg.norm(_axis_offset(g, axes[0], g.face_point[axes[1]])))
+    if planes:
+        plane, axis = planes[0], axes[0]
+        distance = abs(float((g.face_point[axis] - g.face_point[plane]) @ g.face_dir[plane]))
+        if source == "axis_position":
+            return distance
+        radius = float(g.face_size[axis])
+        far_side = _far_side(ref, reference_value)
+        return distance + radius if far_side else distance - radius
+    # Two axes apart along a plane direction the names do not carry: take the reference's
+    # direction that reproduces its value, and measure the candidate's offset along it.
+    direction = _direction_between_axes(ref, reference_value)
+    offset = _axis_offset(g, axes[0], g.face_point[axes[1]])
+    return abs(float(offset @ direction)) if direction is not None else float("nan")
+
+
+def _far_side(ref, reference_value) -> bool:
+    geometry, elements = ref
+    idx = [i for _, i in elements]
+    plane = next(i for i in idx if geometry.face_type[i] == "plane")
+    axis = next(i for i in idx if geometry.face_type[i] != "plane")
+    distance = abs(
+        float((geometry.face_point[axis] - geometry.face_point[plane]) @ geometry.face_dir[plane])
+    )
+    return abs(distance + geometry.face_size[axis] - reference_value) <= abs(
+        distance - geometry.face_size[axis] - reference_value
+    )
+
+
+def _direction_between_axes(ref, reference_value):
+    geometry, elements = ref
+    a, b = (i for _, i in elements)
+    offset = _axis_offset(geometry, a, geometry.face_point[b])
+    planes = [i for i, t in enumerate(geometry.face_type) if t == "plane"]
+    if not planes:
+        return None
+    normals = geometry.face_dir[planes]
+    best = int(np.argmin(np.abs(np.abs(normals @ offset) - reference_value)))
+    return normals[best]
+
+
+def _bolt_circle_diameter(idx, g: Geometry) -> float:
+    """A circle fitted through the hole axes (in the plane square to the first axis)."""
+    direction = g.face_dir[idx[0]]
+    points = np.array([g.face_point[i] for i in idx])
+    points = points - np.outer(points @ direction, direction)
+    centre = points.mean(axis=0)
+    helper = np.array([1.0, 0, 0]) if abs(direction[0]) < 0.9 else np.array([0, 1.0, 0])
+    u = np.cross(direction, helper)
+    u /= np.linalg.norm(u)
+    v = np.cross(direction, u)
+    xy = np.stack([(points - centre) @ u, (points - centre) @ v], axis=1)
+    # Algebraic (Kasa) fit: x^2 + y^2 = 2 a x + 2 b y + c.
+    system = np.column_stack([2 * xy, np.ones(len(xy))])
+    (a, b, c), *_ = np.linalg.lstsq(system, (xy**2).sum(axis=1), rcond=None)
+    return 2 * float(np.sqrt(max(c + a * a + b * b, 0.0)))
+
+
+def within(value: float, target: float, tolerance: float) -> bool:
+    return bool(np.isfinite(value)) and abs(value - target) <= tolerance + _SLACK
