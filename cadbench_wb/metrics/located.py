@@ -38,6 +38,7 @@ class Geometry:
     face_dir: np.ndarray
     face_size: np.ndarray  # radius (cylinder, sphere, torus minor), half angle (cone)
     face_convex: np.ndarray
+    face_major: np.ndarray  # a torus' major radius (its place around the axis), else 0
     edge_type: list
     edge_point: np.ndarray
     edge_dir: np.ndarray
@@ -58,6 +59,7 @@ class Geometry:
             face_dir=_unit(column(face_rows, 2, 3)),
             face_size=column(face_rows, 3),
             face_convex=np.array([bool(r[5]) for r in face_rows], bool),
+            face_major=column(face_rows, 4),
             edge_type=[r[0] for r in edge_rows],
             edge_point=column(edge_rows, 1, 3),
             edge_dir=_unit(column(edge_rows, 2, 3)),
@@ -177,12 +179,15 @@ class Correspondence:
             pr, pc = ref.face_point[ref_rows], cand.face_point[cand_rows]
             dr, dc = ref.face_dir[ref_rows], cand.face_dir[cand_rows]
             sr, sc = ref.face_size[ref_rows], cand.face_size[cand_rows]
+            # Concentric tori share centre and axis: the major radius tells them apart.
+            major = np.abs(ref.face_major[ref_rows][:, None] - cand.face_major[cand_rows][None])
             same_side = ref.face_convex[ref_rows][:, None] == cand.face_convex[cand_rows][None]
         else:
             pr, pc = ref.edge_point[ref_rows], cand.edge_point[cand_rows]
             dr, dc = ref.edge_dir[ref_rows], cand.edge_dir[cand_rows]
             sr, sc = ref.edge_size[ref_rows], cand.edge_size[cand_rows]
             same_side = np.ones((len(ref_rows), len(cand_rows)), bool)
+            major = 0.0
         distance = np.linalg.norm(pr[:, None, :] - pc[None, :, :], axis=2)
         cosine = np.abs(dr @ dc.T)
         # A sphere has no axis: any direction will do.
@@ -190,7 +195,7 @@ class Correspondence:
             np.linalg.norm(dc, axis=1)[None] == 0
         )
         parallel = no_axis | (cosine >= self.cos_parallel)
-        cost = distance + np.abs(sr[:, None] - sc[None, :])
+        cost = distance + np.abs(sr[:, None] - sc[None, :]) + major
         ok = parallel & same_side & (distance <= self.limit + _SLACK)
         return np.where(ok, cost, _FAR)
 
@@ -212,30 +217,42 @@ class Correspondence:
 
 def _sites(geometry: Geometry, kind: str, rows: np.ndarray):
     """Elements of one type that are one feature: same place, direction, size and side
-    (the halves of a split hole). Returns (first row per site, rows of each site)."""
+    (the halves of a split hole). Returns (first row per site, rows of each site).
+
+    Keys on a grid of same_place_mm (directions on 1e-6, sign-normalised): halves of one
+    feature agree to kernel precision, far inside a cell, and hashing keeps it O(n)."""
     same = standard.LOCATED["same_place_mm"]
     if kind == "Face":
         points, dirs, sizes = geometry.face_point, geometry.face_dir, geometry.face_size
         sides = geometry.face_convex
+        majors = geometry.face_major
     else:
         points, dirs, sizes = geometry.edge_point, geometry.edge_dir, geometry.edge_size
         sides = np.zeros(len(points), bool)
-    firsts, groups = [], []
-    for row in rows.tolist():
-        if firsts:
-            f = np.array(firsts)
-            same_site = (
-                (sides[f] == sides[row])
-                & (np.abs(sizes[f] - sizes[row]) <= same)
-                & (np.linalg.norm(points[f] - points[row], axis=1) <= same)
-                & (np.linalg.norm(np.cross(dirs[f], dirs[row]), axis=1) <= 1e-6)
-            )
-            hits = np.flatnonzero(same_site)
-            if len(hits):
-                groups[int(hits[0])].append(row)
-                continue
-        firsts.append(row)
-        groups.append([row])
+        majors = np.zeros(len(points))
+    if not len(rows):
+        return np.zeros(0, np.int64), []
+    d = dirs[rows]
+    flip = np.take_along_axis(d, np.argmax(np.abs(d), axis=1)[:, None], axis=1) < 0
+    d = np.where(flip, -d, d)
+    keys = np.column_stack(
+        [
+            sides[rows].astype(float),
+            np.round(sizes[rows] / same),
+            np.round(majors[rows] / same),
+            np.round(points[rows] / same),
+            np.round(d * 1e6),
+        ]
+    ).astype(np.int64)
+    firsts, groups, site_of_key = [], [], {}
+    for row, key in zip(rows.tolist(), map(tuple, keys.tolist()), strict=True):
+        site = site_of_key.get(key)
+        if site is None:
+            site_of_key[key] = len(firsts)
+            firsts.append(row)
+            groups.append([row])
+        else:
+            groups[site].append(row)
     return np.array(firsts, np.int64), groups
 
 
