@@ -7,6 +7,7 @@ binding (the case's faces or feature id, a cosmetic thread's carrier, or inferre
 explains each target the reference cannot measure. Seed 000's figures are not touched.
 """
 
+from cadbench_wb.app.measured_geometry import geometry_of
 from cadbench_wb.metrics import located_dimensions, unmeasurable
 from cadbench_wb.metrics.located import Correspondence
 
@@ -121,3 +122,47 @@ def explain(outcomes, spectrum, geometry, extended=None, threads=()) -> None:
         outcome.unmeasurable = unmeasurable.reason_of(
             outcome.dimension, spectrum, geometry, extended, cosmetic
         )
+
+
+def authoring_notes(case, model) -> list[str]:
+    """`case verify`'s lines on each target: where located matching finds it on the
+    reference (an inferred binding for the author to confirm), or why it cannot."""
+    from cadbench_wb import dimensions as dims  # noqa: PLC0415
+    from cadbench_wb.app.spectrum import diagonal_of, spectrum_of  # noqa: PLC0415
+
+    shape = model.shape
+    diagonal = diagonal_of(shape)
+    # Seed 000's default spectrum, as scoring uses it; the extended one only for reasons.
+    spectrum = spectrum_of(shape, "default", diagonal)
+    threads = reference_threads(model, shape)
+    bindings = bindings_of(case, shape, threads)
+    geometry = geometry_of(shape, diagonal, with_edge_faces=True)
+    outcomes = dims.outcomes(case.dimensions, spectrum, spectrum)
+    locate(outcomes, spectrum, geometry, geometry, bindings)
+    explain(outcomes, spectrum, geometry, lambda: spectrum_of(shape, "extended", diagonal), threads)
+    return [_authoring_line(o, geometry) for o in outcomes]
+
+
+def _authoring_line(outcome, geometry) -> str:
+    dimension = outcome.dimension
+    head = f"dimension {dimension.id} ({dimension.kind} {dimension.value:g})"
+    located = outcome.located
+    if outcome.unmeasurable is not None:
+        reason = outcome.unmeasurable
+        return f"{head}: not measurable on the reference: {reason['code']}: {reason['text']}"
+    if not located["total"]:
+        why = located.get("reason") or "no member on the bound geometry"
+        return f"{head}: the value is on the reference, but not on geometry that carries it: {why}"
+    faces = sorted(
+        {g["element"] for m in located["members"] for g in m["reference"]["geometry"]},
+        key=lambda n: (n[:4], int(n[4:])),
+    )
+    where = f"located on {', '.join(faces)} ({located['total']} member(s)"
+    if located["binding"] == "inferred":
+        numbers = {int(n[4:]) for n in faces if n.startswith("Face")}
+        for name in faces:  # an edge is bound through the faces it bounds
+            if name.startswith("Edge"):
+                numbers.update(f + 1 for f in geometry.edge_faces[int(name[4:]) - 1])
+        numbers = sorted(numbers)
+        return f"{head}: {where}, inferred: confirm with geometry: {{faces: {numbers}}})"
+    return f"{head}: {where}, bound by the case: {located['binding']})"

@@ -25,7 +25,7 @@ def members_of(dimension, spectrum, geometry, correspondence, bound_faces=None) 
     rows = [(m, [parse_element(n) for n in m.geometry]) for m in found]
     if bound_faces is not None:
         rows = [(m, e) for m, e in rows if all(_on(x, bound_faces, geometry) for x in e)]
-    elif any(m.source not in EDGE_SOURCES for m, _ in rows):
+    if any(m.source not in EDGE_SOURCES for m, _ in rows):
         rows = [(m, e) for m, e in rows if m.source not in EDGE_SOURCES]
     members, seen = [], set()
     for measurement, elements in rows:
@@ -130,9 +130,10 @@ def _rejected_seed_hit(entry, seed_hit, candidate, reference, members) -> dict:
             f"value found, but not on geometry that carries it on the reference: {where}"
         )
         return entry
-    hit_points = [candidate.point(parse_element(n)) for n in seed_hit.geometry]
-    ref_points = [reference.point(e) for _, elements in missed for e in elements]
-    distance = min(float(np.linalg.norm(h - r)) for h in hit_points for r in ref_points)
+    # Centre to centre: a slot's wall may sit where the reference's other wall was.
+    hit = np.mean([candidate.point(parse_element(n)) for n in seed_hit.geometry], axis=0)
+    centres = [np.mean([reference.point(e) for e in elements], axis=0) for _, elements in missed]
+    distance = min(float(np.linalg.norm(hit - c)) for c in centres)
     share = f"{entry['found']} of {entry['total']} members at their place"
     entry["rejectedSeedHit"] = (
         f"value found, but elsewhere: {where}, {distance:.4g} mm from the reference geometry "

@@ -112,28 +112,53 @@ def _vertex_distance(value, tol, geometry) -> dict | None:
     normals = geometry.face_dir[planes]
     _, reps, _ = geo.direction_groups(normals)
     same = standard.SPECTRUM["same_level_mm"] * 1000
+    vertices = _off_axis(geometry, same)
+    best = None  # (deviation, code, direction): the closest explanation wins
     for direction in reps:
         on_direction = np.abs(np.abs(normals @ direction) - 1) < 1e-9
         plane_levels = np.unique(np.round(geometry.face_point[planes][on_direction] @ direction, 6))
-        vertex_levels = np.unique(np.round(geometry.vertices @ direction, 6))
+        vertex_levels = np.unique(np.round(vertices @ direction, 6))
+        if not len(vertex_levels):
+            continue
         # Vertices that lie in no plane of this direction end a dimension on an edge.
         free = vertex_levels[np.min(np.abs(vertex_levels[:, None] - plane_levels[None]), 1) > same]
         if not len(free):
             continue
-        to_plane = np.abs(free[:, None] - plane_levels[None])
-        if np.any(np.abs(to_plane - value) <= tol):
-            return _reason(
-                "depth_to_edge",
-                f"a depth ending on an edge or a point (a drill point, a notch's bottom): "
-                f"from a face to an edge along {_direction_text(direction)}, no face pair",
-            )
-        between = np.abs(free[:, None] - free[None])
-        if np.any(np.abs(between - value) <= tol):
-            return _reason(
-                "between_edges",
-                f"between two edges, not faces, along {_direction_text(direction)}: no face pair",
-            )
-    return None
+        for code, distances in (
+            ("depth_to_edge", np.abs(free[:, None] - plane_levels[None])),
+            ("between_edges", np.abs(free[:, None] - free[None])),
+        ):
+            deviation = float(np.min(np.abs(distances - value)))
+            if deviation <= tol and (best is None or deviation < best[0] - 1e-9):
+                best = (deviation, code, direction)
+    if best is None:
+        return None
+    _, code, direction = best
+    if code == "depth_to_edge":
+        return _reason(
+            code,
+            "a depth ending on an edge or a point (a drill point, a notch's bottom): from a "
+            f"face to an edge along {_direction_text(direction)}, no face pair",
+        )
+    return _reason(
+        code, f"between two edges, not faces, along {_direction_text(direction)}: no face pair"
+    )
+
+
+def _off_axis(geometry, same: float) -> np.ndarray:
+    """The vertices that lie on no axis of a cylinder or cone: a drill point's tip is a
+    point of the hole's axis (an axis position), not an edge a depth could end on."""
+    axial = [i for i, t in enumerate(geometry.face_type) if t in ("cylinder", "cone")]
+    vertices = geometry.vertices
+    if not axial or not len(vertices):
+        return vertices
+    keep = np.ones(len(vertices), bool)
+    for i in axial:
+        offset = vertices - geometry.face_point[i]
+        along = offset @ geometry.face_dir[i]
+        radial = np.linalg.norm(offset - np.outer(along, geometry.face_dir[i]), axis=1)
+        keep &= radial > same
+    return vertices[keep]
 
 
 def _direction_text(direction) -> str:

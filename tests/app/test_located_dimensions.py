@@ -1,0 +1,246 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Located dimension recall on real FreeCAD solids: a target counts only where the geometry
+that carries it lands on the candidate. Every expectation follows from the construction."""
+
+import math
+
+import pytest
+
+from cadbench_wb import dimensions as dims
+from cadbench_wb import standard
+from cadbench_wb.cases import Case, Dimension
+
+PLATE = (150.0, 100.0, 10.0)
+# 4 x 3 holes on a 30 mm pitch: far beyond the correspondence limit (0.05 x the plate's
+# diagonal, 9.0 mm), so a neighbour can never stand in for a hole.
+GRID = [(30.0 + 30.0 * i, 20.0 + 30.0 * j) for j in range(3) for i in range(4)]
+
+
+def located_run(fc, reference, candidate, targets, geometry=None):
+    """Seed outcomes and located figures of candidate against reference (same frame)."""
+    from cadbench_wb.app import dimension_location as location
+    from cadbench_wb.app.measured_geometry import geometry_of
+    from cadbench_wb.app.spectrum import spectrum_of
+
+    case = Case("t", "t", "/nowhere", "reference.step", dimensions=targets)
+    ref_spectrum = spectrum_of(reference)
+    outcomes = dims.outcomes(targets, spectrum_of(candidate), ref_spectrum)
+    bindings = location.bindings_of(case, reference)
+    with_edges = any("faces" in b for b in bindings)
+    ref_geometry = geometry_of(reference, ref_spectrum.diagonal, with_edges)
+    figures = location.locate(
+        outcomes,
+        ref_spectrum,
+        ref_geometry,
+        geometry_of(candidate, ref_spectrum.diagonal),
+        bindings,
+    )
+    location.explain(outcomes, ref_spectrum, ref_geometry, None)
+    return outcomes, figures
+
+
+def block_with_hole(fc, part, hole_diameter, boss_diameter=None):
+    """80 x 40 x 20, a through hole at (20, 20); optionally a boss on top at (60, 20)."""
+    block = part.makeBox(80, 40, 20).cut(
+        part.makeCylinder(hole_diameter / 2, 20, fc.Vector(20, 20, 0))
+    )
+    if boss_diameter:
+        boss = part.makeCylinder(boss_diameter / 2, 10, fc.Vector(60, 20, 20))
+        block = block.fuse(boss).removeSplitter()
+    return block.Solids[0]
+
+
+def test_a_coincidental_value_elsewhere_counts_for_seed_recall_not_for_located(fc, part):
+    """The Ø12 hole made Ø10 while an unrelated Ø12 boss stands 40 mm away."""
+    reference = block_with_hole(fc, part, 12.0)
+    candidate = block_with_hole(fc, part, 10.0, boss_diameter=12.0)
+    target = Dimension("hole", "diameter", 12.0)
+    outcomes, figures = located_run(fc, reference, candidate, [target])
+    assert dims.recall(outcomes) == 1.0  # seed 000: the boss answers the value
+    assert figures["dimensionRecallLocated"] == 0.0
+    assert figures["referenceCoverageLocated"] == 1.0
+    located = outcomes[0].located
+    assert located["status"] == "not_found"
+    member = located["members"][0]
+    assert member["status"] == "wrong_value"
+    assert member["candidate"]["value"] == pytest.approx(10.0)
+    assert member["reference"]["geometry"][0]["type"] == "cylinder"
+    assert member["reference"]["geometry"][0]["centre"][:2] == pytest.approx([20, 20])
+    # The seed's hit sits on the boss: 40 mm from the hole along x, and at another height.
+    assert located["rejectedSeedHit"].startswith("value found, but elsewhere")
+
+
+def holed_plate(fc, part, wrong=None, wrong_diameter=None):
+    """The 12-hole plate; hole ``wrong`` drilled to wrong_diameter (None: left solid)."""
+    plate = part.makeBox(*PLATE)
+    for index, (x, y) in enumerate(GRID):
+        diameter = 6.65 if index != wrong else wrong_diameter
+        if diameter:
+            plate = plate.cut(part.makeCylinder(diameter / 2, PLATE[2], fc.Vector(x, y, 0)))
+    return plate.Solids[0]
+
+
+@pytest.mark.parametrize("wrong_diameter", [7.15, None], ids=["drilled_7.15", "filled"])
+def test_one_wrong_member_of_a_twelve_hole_pattern_costs_exactly_one_member(
+    fc, part, wrong_diameter
+):
+    reference = holed_plate(fc, part)
+    candidate = holed_plate(fc, part, wrong=5, wrong_diameter=wrong_diameter)
+    target = Dimension("holes", "diameter", 6.65, source="12X Ø6.65")
+    outcomes, figures = located_run(fc, reference, candidate, [target])
+    assert dims.recall(outcomes) == 1.0  # eleven right holes still hold the value
+    located = outcomes[0].located
+    assert (located["found"], located["total"]) == (11, 12)
+    assert figures["dimensionRecallLocated"] == pytest.approx(11 / 12)
+    missed = [m for m in located["members"] if m["status"] != "found"]
+    assert len(missed) == 1
+    assert missed[0]["reference"]["geometry"][0]["centre"][:2] == pytest.approx(list(GRID[5]))
+    expected = "wrong_value" if wrong_diameter else "no_geometry_here"
+    assert missed[0]["status"] == expected
+    assert located["rejectedSeedHit"].startswith("value found, but elsewhere")
+
+
+@pytest.mark.parametrize("share", [0.9, 1.1])
+def test_a_moved_hole_is_the_same_hole_up_to_the_correspondence_limit(fc, part, share):
+    """standard.LOCATED: within max(1 mm, 0.05 x diagonal) a hole is still that hole."""
+    diagonal = math.sqrt(sum(v * v for v in PLATE))
+    limit = max(
+        standard.LOCATED["max_offset_mm"], standard.LOCATED["max_offset_diagonals"] * diagonal
+    )
+    reference = part.makeBox(*PLATE).cut(part.makeCylinder(4, 10, fc.Vector(75, 50, 0)))
+    moved = fc.Vector(75 + share * limit, 50, 0)
+    candidate = part.makeBox(*PLATE).cut(part.makeCylinder(4, 10, moved))
+    outcomes, _ = located_run(fc, reference, candidate, [Dimension("d", "diameter", 8.0)])
+    member = outcomes[0].located["members"][0]
+    assert member["status"] == ("found" if share < 1 else "no_geometry_here")
+
+
+def test_a_split_hole_is_one_member_and_a_tube_keeps_bore_and_wall_apart(fc, part):
+    """A tube: bore and outer wall share axis and middle; each is matched to its own."""
+    tube = part.makeCylinder(20, 30).cut(part.makeCylinder(10, 30))
+    thinner = part.makeCylinder(20, 30).cut(part.makeCylinder(10.5, 30))
+    targets = [Dimension("outer", "diameter", 40.0), Dimension("bore", "diameter", 20.0)]
+    outcomes, _ = located_run(fc, tube, thinner, targets)
+    assert [o.located["status"] for o in outcomes] == ["found", "not_found"]
+    assert outcomes[1].located["members"][0]["candidate"]["value"] == pytest.approx(21.0)
+
+
+def test_bindings_choose_the_members_and_none_says_why(fc, part):
+    """Two Ø12 features: a hole and a boss; the case binds the target to the hole."""
+    reference = block_with_hole(fc, part, 12.0, boss_diameter=12.0)
+    hole_face = next(
+        i
+        for i, f in enumerate(reference.Faces)
+        if f.Surface.TypeId == "Part::GeomCylinder" and f.CenterOfMass.x < 40
+    )
+    unbound = Dimension("d", "diameter", 12.0)
+    bound = Dimension("h", "diameter", 12.0, geometry={"faces": [hole_face]})
+    absent = Dimension("t", "diameter", 12.0, geometry={"none": "a cosmetic M12 thread"})
+    candidate = block_with_hole(fc, part, 10.0, boss_diameter=12.0)
+    outcomes, figures = located_run(fc, reference, candidate, [unbound, bound, absent])
+    inferred, on_hole, none = (o.located for o in outcomes)
+    assert (inferred["binding"], inferred["found"], inferred["total"]) == ("inferred", 1, 2)
+    assert (on_hole["binding"], on_hole["found"], on_hole["total"]) == ("faces", 0, 1)
+    assert none["status"] == "not_measurable_on_reference"
+    assert none["reason"] == "a cosmetic M12 thread"
+    assert figures["referenceCoverageLocated"] == pytest.approx(2 / 3)
+    assert figures["dimensionRecallLocated"] == pytest.approx((0.5 + 0 + 0) / 3)
+
+
+def test_a_binding_to_a_face_the_reference_lacks_is_a_named_error(fc, part):
+    from cadbench_wb.app import dimension_location as location
+
+    reference = block_with_hole(fc, part, 12.0)
+    case = Case("t", "t", "/nowhere", "r.step")
+    case.dimensions = [Dimension("d", "diameter", 12.0, geometry={"faces": [99]})]
+    with pytest.raises(location.BindingInvalid, match="Face100"):
+        location.bindings_of(case, reference)
+    case.dimensions = [Dimension("d", "diameter", 12.0, geometry={"feature": "F99"})]
+    with pytest.raises(location.BindingInvalid, match="no feature 'F99'"):
+        location.bindings_of(case, reference)
+
+
+def test_a_feature_binding_takes_the_recognised_features_faces(fc, part):
+    from cadbench_wb.app import dimension_location as location
+    from cadbench_wb.app import features as recognition
+
+    reference = block_with_hole(fc, part, 12.0, boss_diameter=12.0)
+    found = recognition.recognise(reference)
+    hole = next(f for f in found["features"] if f["type"] == "hole")
+    case = Case("t", "t", "/nowhere", "r.step")
+    case.dimensions = [Dimension("d", "diameter", 12.0, geometry={"feature": hole["id"]})]
+    (binding,) = location.bindings_of(case, reference)
+    assert binding["kind"] == "feature"
+    assert binding["faces"] == {int(n[4:]) - 1 for n in hole["faces"]}
+
+
+@pytest.mark.parametrize(
+    ("target", "code"),
+    [
+        (Dimension("axis", "length", 12.0), "axis_or_point"),  # hole axis to x = 0
+        (Dimension("round", "radius", 2.0), "sharp_corner"),
+        (Dimension("rounded", "length", 40.3), "rounded_beyond_tolerance"),
+        (Dimension("rim", "length", 2 * math.pi * 5), "along_curve"),
+        (Dimension("thread", "diameter", 16.0, source="M16x2 thread"), "cosmetic_thread"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else v.id,
+)
+def test_each_unmeasurable_target_says_why(fc, part, target, code):
+    """40 x 30 x 20; an Ø10 hole at (12, 13) drilled 10 deep from the top with a 118° point
+    (no face pair, edge or vertex level is 12, 31.4 or 40.3 apart by accident). Its depth
+    is the cylinder's seam edge, 10 long: the seed measures it, so it is no case here."""
+    from cadbench_wb.app import dimension_location as location
+    from cadbench_wb.app.measured_geometry import geometry_of
+    from cadbench_wb.app.spectrum import spectrum_of
+
+    block = part.makeBox(40, 30, 20)
+    tip = 5 / math.tan(math.radians(59))
+    drill = part.makeCylinder(5, 10, fc.Vector(12, 13, 10))
+    drill = drill.fuse(part.makeCone(0, 5, tip, fc.Vector(12, 13, 10 - tip)))
+    shape = block.cut(drill).Solids[0]
+    spectrum = spectrum_of(shape)
+    (outcome,) = dims.outcomes([target], spectrum, spectrum)
+    assert outcome.reference is None
+    location.explain(
+        [outcome], spectrum, geometry_of(shape, spectrum.diagonal),
+        lambda: spectrum_of(shape, "extended"),
+    )  # fmt: skip
+    assert outcome.unmeasurable["code"] == code
+    assert outcome.as_dict()["unmeasurableReason"]["text"]
+
+
+def test_a_v_notch_width_between_edges_is_no_face_pair(fc, part):
+    """A 60 x 25 x 35 block with a 90° V-groove 10 deep along y, x from 15 to 35: its top
+    width, 20, runs between the two edges where the groove meets the top, and no face
+    pair, straight edge or face-to-vertex distance of the block is 20."""
+    from cadbench_wb.app import dimension_location as location
+    from cadbench_wb.app.measured_geometry import geometry_of
+    from cadbench_wb.app.spectrum import spectrum_of
+
+    points = [fc.Vector(15, 0, 35), fc.Vector(35, 0, 35), fc.Vector(25, 0, 25)]
+    prism = part.Face(part.makePolygon(points + [points[0]])).extrude(fc.Vector(0, 25, 0))
+    shape = part.makeBox(60, 25, 35).cut(prism).Solids[0]
+    spectrum = spectrum_of(shape)
+    (outcome,) = dims.outcomes([Dimension("w", "length", 20.0)], spectrum, spectrum)
+    assert outcome.reference is None
+    location.explain([outcome], spectrum, geometry_of(shape, spectrum.diagonal), None)
+    assert outcome.unmeasurable["code"] == "between_edges"
+
+
+def test_a_depth_ending_on_an_edge_is_no_face_pair(fc, part):
+    """A 40 x 30 x 20 block with a 60° V-groove along y, 10 deep, from x = 7: the depth runs
+    from the top to the groove's bottom edge, and no face, edge or vertex pair is 10 apart
+    along x (7, 12.77, 18.55 from x = 0; 5.77 and 11.55 between)."""
+    from cadbench_wb.app import dimension_location as location
+    from cadbench_wb.app.measured_geometry import geometry_of
+    from cadbench_wb.app.spectrum import spectrum_of
+
+    half = 10 * math.tan(math.radians(30))
+    points = [fc.Vector(7, 0, 20), fc.Vector(7 + 2 * half, 0, 20), fc.Vector(7 + half, 0, 10)]
+    prism = part.Face(part.makePolygon(points + [points[0]])).extrude(fc.Vector(0, 30, 0))
+    shape = part.makeBox(40, 30, 20).cut(prism).Solids[0]
+    spectrum = spectrum_of(shape)
+    (outcome,) = dims.outcomes([Dimension("depth", "length", 10.0)], spectrum, spectrum)
+    assert outcome.reference is None
+    location.explain([outcome], spectrum, geometry_of(shape, spectrum.diagonal), None)
+    assert outcome.unmeasurable["code"] == "depth_to_edge"
