@@ -244,3 +244,61 @@ def test_a_depth_ending_on_an_edge_is_no_face_pair(fc, part):
     assert outcome.reference is None
     location.explain([outcome], spectrum, geometry_of(shape, spectrum.diagonal), None)
     assert outcome.unmeasurable["code"] == "depth_to_edge"
+
+
+NIST_FTC_06 = "nist_ftc_06"
+
+
+@pytest.fixture(scope="module")
+def ftc_06(fc):
+    import os
+
+    from conftest import ROOT
+
+    from cadbench_wb import cases
+    from cadbench_wb.app import loading
+
+    case = cases.load_case(os.path.join(ROOT, "cases", NIST_FTC_06))
+    return case, loading.load_model(case.reference_path, "reference")
+
+
+def test_nist_ftc_06_located_coverage_is_what_reading_the_drawing_finds(fc, ftc_06):
+    """By hand (PROVENANCE.md, "Located coverage"): of the 19 targets the value match finds
+    on NIST's model, C4 (a drilled depth that ends on the drill point's rim) and C5 (a
+    gauge diameter along the taper) are answered by unrelated geometry: 17 of 21. The
+    patterns count per feature: 24 fillets for 24X R.125, four holes for each 4X callout."""
+    case, model = ftc_06
+    outcomes, figures = located_run(fc, model.shape, model.shape, case.dimensions)
+    assert dims.coverage(outcomes) == pytest.approx(19 / 21)  # seed 000, unchanged
+    assert figures["referenceCoverageLocated"] == pytest.approx(17 / 21)
+    assert figures["dimensionRecallLocated"] == pytest.approx(17 / 21)
+    by_id = {o.dimension.id: o for o in outcomes}
+    members = {i: by_id[i].located["total"] for i in ("A2", "A8", "A9", "A11", "A12", "C3")}
+    assert members == {"A2": 24, "A8": 4, "A9": 4, "A11": 4, "A12": 4, "C3": 2}
+    assert {i for i, o in by_id.items() if o.located["total"] == 0} == {"A13", "C1", "C4", "C5"}
+    assert by_id["A13"].unmeasurable["code"] == "rounded_beyond_tolerance"
+    assert by_id["C1"].unmeasurable["code"] == "between_edges"
+    assert by_id["C4"].reference is not None  # the value match still finds 12.7 there
+
+
+def test_nist_ftc_06_one_filled_hole_of_four_costs_one_member(fc, part, ftc_06):
+    """One of the four Ø.415 holes filled (a cylinder fused into it): the value match still
+    finds Ø.415 on the other three; located recall loses exactly one member of A8's four."""
+    case, model = ftc_06
+    reference = model.shape
+    hole = next(
+        f
+        for f in reference.Faces
+        if f.Surface.TypeId == "Part::GeomCylinder" and abs(f.Surface.Radius - 5.2705) < 1e-3
+    )
+    axis, centre = hole.Surface.Axis, hole.Surface.Center
+    u0, u1, v0, v1 = hole.ParameterRange
+    plug = part.makeCylinder(5.3, v1 - v0, centre + axis * v0, axis)
+    candidate = reference.fuse(plug).removeSplitter().Solids[0]
+    outcomes, figures = located_run(fc, reference, candidate, case.dimensions)
+    a8 = next(o for o in outcomes if o.dimension.id == "A8")
+    assert a8.candidate is not None  # seed 000: found
+    assert (a8.located["found"], a8.located["total"]) == (3, 4)
+    others = [o for o in outcomes if o.dimension.id != "A8"]
+    assert all(o.located["found"] == o.located["total"] for o in others)
+    assert figures["dimensionRecallLocated"] == pytest.approx((16 + 3 / 4) / 21)
