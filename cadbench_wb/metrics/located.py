@@ -10,7 +10,7 @@ is measured again there. A pattern is as many members as it has features, so one
 hole of twelve costs one twelfth.
 
 Correspondence: curved faces (cylinder, cone, sphere, torus) and edges are paired one to
-one (scipy's assignment, nearest first), so a filled hole cannot borrow its neighbour;
+one, nearest first, so a filled hole cannot borrow its neighbour;
 planes go to the nearest parallel plane of the same orientation (a face split differently
 by another CAD system is still that face). Nothing farther than ``max_offset`` counts.
 """
@@ -18,7 +18,6 @@ by another CAD system is still that face). Nothing farther than ``max_offset`` c
 import dataclasses
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from cadbench_wb import standard
 
@@ -26,7 +25,6 @@ CURVED = ("cylinder", "cone", "sphere", "torus")
 EDGE_SOURCES = ("edge_length", "circle")
 # Float slack on a tolerance comparison, as in dimensions.py.
 _SLACK = 1e-9
-_FAR = 1e12
 
 
 @dataclasses.dataclass
@@ -87,7 +85,7 @@ class Geometry:
             entry["axis" if self.edge_type[index] == "circle" else "direction"] = self.edge_dir[
                 index
             ]
-        rounded = {k: [round(float(x), 6) for x in v] for k, v in entry.items() if k != "type"}
+        rounded = {k: np.round(v, 6).tolist() for k, v in entry.items() if k != "type"}
         return {"element": f"{kind}{index + 1}", "type": entry["type"], **rounded}
 
 
@@ -115,7 +113,12 @@ def parse_element(name: str) -> tuple:
 
 
 class Correspondence:
-    """Reference face or edge -> the candidate face or edge at its place (or None)."""
+    """Reference face or edge -> the candidate face or edge at its place (or None).
+
+    Each element type is paired on first use only (most targets never touch edges).
+    Curved faces and edges: the pairs within the limit come from a k-d tree, and are taken
+    nearest first, each element once (O(n log n), where a full assignment matrix would be
+    quadratic in memory on a 2,000-face part)."""
 
     def __init__(self, reference: Geometry, candidate: Geometry):
         self.reference = reference
@@ -126,16 +129,27 @@ class Correspondence:
         # Reference element -> the first element of its site (a hole split into two
         # half-cylinders is one site, one member of a pattern).
         self.site: dict[tuple, tuple] = {}
-        for kind in CURVED:
-            self._assign("Face", kind)
-        for kind in ("line", "circle"):
-            self._assign("Edge", kind)
+        self._done: set = set()
+        self._planes = None
+
+    def _type(self, element: tuple) -> str:
+        kind, index = element
+        return (self.reference.face_type if kind == "Face" else self.reference.edge_type)[index]
+
+    def _ensure(self, element: tuple) -> None:
+        key = (element[0], self._type(element))
+        if key not in self._done:
+            self._done.add(key)
+            if key[1] in CURVED or key[1] in ("line", "circle"):
+                self._assign(*key)
 
     def site_of(self, element: tuple) -> tuple:
+        self._ensure(element)
         return self.site.get(element, element)
 
     def of(self, element: tuple):
         """(candidate element, offset mm) or None when nothing of that type is near."""
+        self._ensure(element)
         if element in self._pairs:
             return self._pairs[element]
         kind, index = element
@@ -144,7 +158,8 @@ class Correspondence:
             return self._pairs[element]
         return None
 
-    def _rows(self, geometry: Geometry, kind: str, element_type: str) -> np.ndarray:
+    @staticmethod
+    def _rows(geometry: Geometry, kind: str, element_type: str) -> np.ndarray:
         types = geometry.face_type if kind == "Face" else geometry.edge_type
         return np.array([i for i, t in enumerate(types) if t == element_type], np.int64)
 
@@ -158,50 +173,67 @@ class Correspondence:
                 self._pairs[(kind, row)] = None
         if not len(ref_rows) or not len(cand_rows):
             return
-        cost = self._cost(kind, ref_rows, cand_rows)
-        rows, cols = linear_sum_assignment(cost)
-        for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
-            if cost[r, c] >= _FAR:
+        r, c, cost = self._candidate_pairs(kind, ref_rows, cand_rows)
+        order = np.lexsort((c, r, cost))  # nearest first; ties by row: deterministic
+        used_ref, used_cand = set(), set()
+        for k in order.tolist():
+            if r[k] in used_ref or c[k] in used_cand:
                 continue
-            found = (kind, int(cand_rows[c]))
-            for row in ref_groups[r]:
+            used_ref.add(r[k])
+            used_cand.add(c[k])
+            found = (kind, int(cand_rows[c[k]]))
+            for row in ref_groups[r[k]]:
                 offset = float(
                     np.linalg.norm(self.reference.point((kind, row)) - self.candidate.point(found))
                 )
                 self._pairs[(kind, row)] = (found, offset)
 
-    def _cost(self, kind: str, ref_rows, cand_rows) -> np.ndarray:
-        """Distance of the location points, plus the size difference (so a tube's bore and
-        its outer wall, which share axis and middle, cannot swap), far when the axes are not
-        parallel, a hole faces a shaft, or the offset exceeds the limit."""
+    def _candidate_pairs(self, kind: str, ref_rows, cand_rows):
+        """(ref site, candidate site, cost) of the pairs that may correspond: within the
+        limit, parallel, on the same side (a hole never answers for a shaft). The cost adds
+        the size difference to the distance, so a tube's bore and its outer wall, which
+        share axis and middle, cannot swap."""
+        from scipy.spatial import cKDTree  # noqa: PLC0415
+
         ref, cand = self.reference, self.candidate
         if kind == "Face":
-            pr, pc = ref.face_point[ref_rows], cand.face_point[cand_rows]
-            dr, dc = ref.face_dir[ref_rows], cand.face_dir[cand_rows]
-            sr, sc = ref.face_size[ref_rows], cand.face_size[cand_rows]
-            # Concentric tori share centre and axis: the major radius tells them apart.
-            major = np.abs(ref.face_major[ref_rows][:, None] - cand.face_major[cand_rows][None])
-            same_side = ref.face_convex[ref_rows][:, None] == cand.face_convex[cand_rows][None]
+            points = (ref.face_point, cand.face_point)
+            dirs = (ref.face_dir, cand.face_dir)
+            sizes = (ref.face_size, cand.face_size)
+            majors = (ref.face_major, cand.face_major)
+            sides = (ref.face_convex, cand.face_convex)
         else:
-            pr, pc = ref.edge_point[ref_rows], cand.edge_point[cand_rows]
-            dr, dc = ref.edge_dir[ref_rows], cand.edge_dir[cand_rows]
-            sr, sc = ref.edge_size[ref_rows], cand.edge_size[cand_rows]
-            same_side = np.ones((len(ref_rows), len(cand_rows)), bool)
-            major = 0.0
-        distance = np.linalg.norm(pr[:, None, :] - pc[None, :, :], axis=2)
-        cosine = np.abs(dr @ dc.T)
+            points = (ref.edge_point, cand.edge_point)
+            dirs = (ref.edge_dir, cand.edge_dir)
+            sizes = (ref.edge_size, cand.edge_size)
+            majors = (np.zeros(len(ref.edge_size)), np.zeros(len(cand.edge_size)))
+            sides = (np.zeros(len(ref.edge_size), bool), np.zeros(len(cand.edge_size), bool))
+        tree = cKDTree(points[1][cand_rows])
+        found = tree.query_ball_point(points[0][ref_rows], r=self.limit + _SLACK)
+        r = np.array([i for i, hits in enumerate(found) for _ in hits], np.int64)
+        c = np.array([j for hits in found for j in hits], np.int64)
+        if not len(r):
+            return r, c, np.zeros(0)
+        a, b = ref_rows[r], cand_rows[c]
+        distance = np.linalg.norm(points[0][a] - points[1][b], axis=1)
+        da, db = dirs[0][a], dirs[1][b]
         # A sphere has no axis: any direction will do.
-        no_axis = (np.linalg.norm(dr, axis=1)[:, None] == 0) | (
-            np.linalg.norm(dc, axis=1)[None] == 0
+        no_axis = (np.linalg.norm(da, axis=1) == 0) | (np.linalg.norm(db, axis=1) == 0)
+        parallel = no_axis | (np.abs(np.einsum("ij,ij->i", da, db)) >= self.cos_parallel)
+        ok = parallel & (sides[0][a] == sides[1][b])
+        cost = (
+            distance
+            + np.abs(sizes[0][a] - sizes[1][b])
+            # Concentric tori share centre and axis: the major radius tells them apart.
+            + np.abs(majors[0][a] - majors[1][b])
         )
-        parallel = no_axis | (cosine >= self.cos_parallel)
-        cost = distance + np.abs(sr[:, None] - sc[None, :]) + major
-        ok = parallel & same_side & (distance <= self.limit + _SLACK)
-        return np.where(ok, cost, _FAR)
+        return r[ok], c[ok], cost[ok]
 
     def _nearest_plane(self, index: int):
         ref, cand = self.reference, self.candidate
-        rows = self._rows(cand, "Face", "plane")
+        if self._planes is None:
+            self._planes = self._rows(cand, "Face", "plane")
+        rows = self._planes
         if not len(rows):
             return None
         aligned = cand.face_dir[rows] @ ref.face_dir[index] >= self.cos_parallel

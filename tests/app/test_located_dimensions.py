@@ -302,3 +302,25 @@ def test_nist_ftc_06_one_filled_hole_of_four_costs_one_member(fc, part, ftc_06):
     others = [o for o in outcomes if o.dimension.id != "A8"]
     assert all(o.located["found"] == o.located["total"] for o in others)
     assert figures["dimensionRecallLocated"] == pytest.approx((16 + 3 / 4) / 21)
+
+
+def test_case_verify_prints_bindings_and_reasons(fc, tmp_path):
+    """`cadbench case verify` on FTC-11: inferred bindings to confirm, and the two
+    unmeasurable targets with their reasons (PROVENANCE.md: along a curve, a sharp corner)."""
+    import os
+    import shutil
+
+    from conftest import ROOT, run_cli
+
+    folder = tmp_path / "nist_ftc_11"
+    source = os.path.join(ROOT, "cases", "nist_ftc_11")
+    shutil.copytree(source, folder, ignore=lambda d, names: ["candidates", "__pycache__"])
+    status, out, err = run_cli("case", "verify", str(folder))
+    assert status == 0, err
+    lines = out.splitlines()
+    assert (
+        "note: dimension N3 (radius 1.5): located on Face5, Face6 (2 member(s), inferred: "
+        "confirm with geometry: {faces: [5, 6]})" in [line.strip() for line in lines]
+    )
+    assert any("dimension N5" in line and "along_curve" in line for line in lines)
+    assert any("dimension N6" in line and "sharp_corner" in line for line in lines)
