@@ -75,10 +75,11 @@ def _inferred(dimension, threads) -> dict:
 
 
 def reference_threads(model, shape) -> list:
-    """The reference's threads (modeled and cosmetic) for thread-carrier bindings."""
+    """The reference's cosmetic threads, for thread-carrier bindings and reasons (a modeled
+    thread has its own surfaces; detecting those costs seconds on a threaded part)."""
     from cadbench_wb.app import threads  # noqa: PLC0415
 
-    return threads.modeled_threads(shape) + threads.cosmetic_threads(model.document_objects, shape)
+    return threads.cosmetic_threads(model.document_objects, shape)
 
 
 def locate(outcomes, reference_spectrum, reference, candidate, bindings) -> dict:

@@ -74,10 +74,8 @@ def dimension_stage(context) -> None:
 
 
 def _located(context, outcomes, reference_spectrum, mode) -> None:
-    from cadbench_wb.app.thread_stage import threads_of  # noqa: PLC0415
-
     result = context.result
-    threads = threads_of(context, "reference")
+    threads = location.reference_threads(context.reference, context.reference.shape)
     try:
         bindings = location.bindings_of(context.case, context.reference.shape, threads)
     except location.BindingInvalid as exc:

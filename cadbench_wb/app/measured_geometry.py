@@ -29,7 +29,8 @@ def geometry_of(shape, diagonal: float, with_edge_faces: bool = False) -> Geomet
 
     faces, edges = shape.Faces, shape.Edges
     face_rows = [_face_row(part, face) for face in faces]
-    edge_rows = [_edge_row(part, edge) for edge in edges]
+    edge_rows = [_edge_row(part, edge) + (0.0,) for edge in edges]
+    _meridians_on_their_axis(part, faces, edges, edge_rows)
     vertices = np.array([(v.X, v.Y, v.Z) for v in shape.Vertexes], float)
     edge_faces = _edge_faces(faces, edges) if with_edge_faces else [[] for _ in edges]
     return Geometry.from_rows(face_rows, edge_rows, edge_faces, vertices.reshape(-1, 3), diagonal)
@@ -107,6 +108,38 @@ def _edge_row(part, edge) -> tuple:
     if isinstance(curve, part.Circle):
         return ("circle", _vec(curve.Center), _vec(curve.Axis), curve.Radius)
     return ("other", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 0.0)
+
+
+def _meridians_on_their_axis(part, faces, edges, edge_rows) -> None:
+    """A fillet turned as a surface of revolution is measured by its seam, a meridian
+    circle whose place around the axis depends on where the seam happens to lie (and the
+    alignment of a round part leaves that angle free). Such a circle is located on the
+    revolution axis instead: the foot of its centre, the axis, and the centre's distance."""
+    index_of = {}
+    for index, edge in enumerate(edges):
+        if edge_rows[index][0] == "circle":
+            index_of.setdefault(edge.hashCode(), []).append(index)
+    if not index_of:
+        return
+    for face in faces:
+        try:
+            surface = face.Surface
+        except TypeError:
+            continue
+        if not isinstance(surface, part.SurfaceOfRevolution):
+            continue
+        origin, axis = surface.Location, surface.Direction
+        axis = axis / axis.Length
+        for edge in face.Edges:
+            for index in index_of.get(edge.hashCode(), ()):
+                if not edges[index].isSame(edge):
+                    continue
+                kind, centre, normal, radius, _ = edge_rows[index]
+                offset = type(origin)(*centre) - origin
+                along = offset.dot(axis)
+                foot = origin + axis * along
+                distance = (offset - axis * along).Length
+                edge_rows[index] = (kind, _vec(foot), _vec(axis), radius, distance)
 
 
 def _convex(face, surface) -> bool:

@@ -41,6 +41,9 @@ class Geometry:
     edge_point: np.ndarray
     edge_dir: np.ndarray
     edge_size: np.ndarray  # length (line), radius (circle)
+    # A revolved face's meridian circle (its seam): placed on the revolution axis, with its
+    # centre's distance from that axis here, so a turn about the axis does not move it.
+    edge_major: np.ndarray
     edge_faces: list
     vertices: np.ndarray
     diagonal: float
@@ -62,6 +65,7 @@ class Geometry:
             edge_point=column(edge_rows, 1, 3),
             edge_dir=_unit(column(edge_rows, 2, 3)),
             edge_size=column(edge_rows, 3),
+            edge_major=column(edge_rows, 4),
             edge_faces=[list(f) for f in edge_faces],
             vertices=np.asarray(vertices, float).reshape(-1, 3),
             diagonal=float(diagonal),
@@ -73,20 +77,29 @@ class Geometry:
 
     def describe(self, element: tuple) -> dict:
         """What the JSON says about one face or edge: its name, type, centre and axis."""
+        if not hasattr(self, "_rounded"):
+            # Rounded once per shape: a pattern's members describe hundreds of elements.
+            self._rounded = {
+                "Face": (
+                    np.round(self.face_point, 6).tolist(),
+                    np.round(self.face_dir, 6).tolist(),
+                ),
+                "Edge": (
+                    np.round(self.edge_point, 6).tolist(),
+                    np.round(self.edge_dir, 6).tolist(),
+                ),
+            }
         kind, index = element
-        if kind == "Face":
-            entry = {"type": self.face_type[index], "centre": self.face_point[index]}
-            if self.face_type[index] != "sphere":
-                entry["axis" if self.face_type[index] != "plane" else "normal"] = self.face_dir[
-                    index
-                ]
-        else:
-            entry = {"type": self.edge_type[index], "centre": self.edge_point[index]}
-            entry["axis" if self.edge_type[index] == "circle" else "direction"] = self.edge_dir[
-                index
-            ]
-        rounded = {k: np.round(v, 6).tolist() for k, v in entry.items() if k != "type"}
-        return {"element": f"{kind}{index + 1}", "type": entry["type"], **rounded}
+        points, dirs = self._rounded[kind]
+        element_type = (self.face_type if kind == "Face" else self.edge_type)[index]
+        entry = {"element": f"{kind}{index + 1}", "type": element_type, "centre": points[index]}
+        if element_type in ("plane",):
+            entry["normal"] = dirs[index]
+        elif element_type == "line":
+            entry["direction"] = dirs[index]
+        elif element_type != "sphere":
+            entry["axis"] = dirs[index]
+        return entry
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
@@ -206,7 +219,7 @@ class Correspondence:
             points = (ref.edge_point, cand.edge_point)
             dirs = (ref.edge_dir, cand.edge_dir)
             sizes = (ref.edge_size, cand.edge_size)
-            majors = (np.zeros(len(ref.edge_size)), np.zeros(len(cand.edge_size)))
+            majors = (ref.edge_major, cand.edge_major)
             sides = (np.zeros(len(ref.edge_size), bool), np.zeros(len(cand.edge_size), bool))
         tree = cKDTree(points[1][cand_rows])
         found = tree.query_ball_point(points[0][ref_rows], r=self.limit + _SLACK)
@@ -261,7 +274,7 @@ def _sites(geometry: Geometry, kind: str, rows: np.ndarray):
     else:
         points, dirs, sizes = geometry.edge_point, geometry.edge_dir, geometry.edge_size
         sides = np.zeros(len(points), bool)
-        majors = np.zeros(len(points))
+        majors = geometry.edge_major
     if not len(rows):
         return np.zeros(0, np.int64), []
     d = dirs[rows]
