@@ -14,6 +14,7 @@ share for each wrong or missing feature.
 
 import numpy as np
 
+from cadbench_wb import standard
 from cadbench_wb.metrics.located import EDGE_SOURCES, measure, parse_element, within
 
 BINDINGS = ("faces", "feature", "none", "inferred")
@@ -22,7 +23,11 @@ BINDINGS = ("faces", "feature", "none", "inferred")
 def members_of(dimension, spectrum, geometry, correspondence, bound_faces=None) -> list:
     """[(measurement, elements)] of the reference that carry the target, one per site."""
     found = spectrum.all_within(dimension.kind, dimension.value, dimension.tolerance)
-    rows = [(m, [parse_element(n) for n in m.geometry]) for m in found]
+    rows = [
+        (m, elements)
+        for m in found
+        for elements in _face_pairs(m, [parse_element(n) for n in m.geometry], geometry)
+    ]
     if bound_faces is not None:
         rows = [(m, e) for m, e in rows if all(_on(x, bound_faces, geometry) for x in e)]
     if any(m.source not in EDGE_SOURCES for m, _ in rows):
@@ -35,6 +40,37 @@ def members_of(dimension, spectrum, geometry, correspondence, bound_faces=None) 
             seen.add(key)
             members.append((measurement, elements))
     return members
+
+
+def _face_pairs(measurement, elements, geometry) -> list:
+    """A distance between two plane levels, per feature: the spectrum names one face per
+    level, but four counterbore floors at one level are four depths. Each face of the level
+    with more faces is paired with the face of the other level nearest to it sideways (the
+    face it is sunk into, or stands on), so one deeper counterbore costs one member."""
+    if measurement.source != "face_distance":
+        return [elements]
+    (_, a), (_, b) = elements
+    normal = geometry.face_dir[a]
+    side_a, side_b = _level_faces(geometry, a, normal), _level_faces(geometry, b, normal)
+    many, few = (side_a, side_b) if len(side_a) >= len(side_b) else (side_b, side_a)
+    points = geometry.face_point
+    pairs = []
+    for face in many:
+        offsets = points[few] - points[face]
+        sideways = np.linalg.norm(offsets - np.outer(offsets @ normal, normal), axis=1)
+        partner = int(few[int(np.argmin(sideways))])
+        pair = (face, partner) if many is side_a else (partner, face)
+        pairs.append([("Face", pair[0]), ("Face", pair[1])])
+    return pairs
+
+
+def _level_faces(geometry, face: int, normal) -> np.ndarray:
+    """The plane faces parallel to a face (either side) in its plane, the face first."""
+    planes = np.array([i for i, t in enumerate(geometry.face_type) if t == "plane"], np.int64)
+    parallel = np.abs(geometry.face_dir[planes] @ normal) >= 1 - 1e-9
+    level = np.abs((geometry.face_point[planes] - geometry.face_point[face]) @ normal)
+    same = planes[parallel & (level <= standard.LOCATED["same_place_mm"])]
+    return np.concatenate([[face], same[same != face]]).astype(np.int64)
 
 
 def _on(element, faces: set, geometry) -> bool:

@@ -5,7 +5,7 @@ Pure numpy. Asked only for targets seed 000's spectrum does not hold on the refe
 this order (the first that applies): the case says why; a thread callout (a cosmetic
 thread has no thread surface); a value the drawing rounds beyond the tolerance; a depth or
 width that ends on an edge or a point (vertices, no face); a position of an axis (the
-extended spectrum holds it); a length along a curve; a radius where the
+extended spectrum holds it; the closer of the two explanations wins); a length along a curve; a radius where the
 model has a sharp corner; otherwise no face pair, surface or edge of that size.
 """
 
@@ -75,16 +75,18 @@ def reason_of(dimension, spectrum, geometry, extended=None, cosmetic_diameters=(
 
 def _length_reason(value, tol, spectrum, geometry, extended) -> dict:
     vertex = _vertex_distance(value, tol, geometry)
-    if vertex is not None:
-        return vertex
-    if extended is not None:
-        hit = extended().closest("length", value, tol)
-        if hit is not None and hit.source.startswith("axis"):
-            return _reason(
-                "axis_or_point",
-                f"measured from an axis (a hole's centre line), not between faces: only the "
-                f"extended spectrum holds it ({hit.source} {', '.join(hit.geometry)})",
-            )
+    hit = extended().closest("length", value, tol) if extended is not None else None
+    axis = hit is not None and hit.source.startswith("axis")
+    # The closer explanation wins; on a tie the axis (equal holes' seam vertices repeat
+    # their centres' spacing exactly, so an axis distance always has a vertex twin).
+    if vertex is not None and not (axis and abs(hit.value - value) <= vertex[0] + 1e-9):
+        return vertex[1]
+    if axis:
+        return _reason(
+            "axis_or_point",
+            f"measured from an axis (a hole's centre line), not between faces: only the "
+            f"extended spectrum holds it ({hit.source} {', '.join(hit.geometry)})",
+        )
     circles = [
         (geometry.edge_size[i], i)
         for i, t in enumerate(geometry.edge_type)
@@ -103,9 +105,9 @@ def _length_reason(value, tol, spectrum, geometry, extended) -> dict:
     )
 
 
-def _vertex_distance(value, tol, geometry) -> dict | None:
-    """A plane to a vertex (a depth ending on an edge), or two vertices (a width between
-    edges), along a plane direction of the part, measuring the target."""
+def _vertex_distance(value, tol, geometry) -> tuple | None:
+    """(deviation, reason): a plane to a vertex (a depth ending on an edge), or two vertices
+    (a width between edges), along a plane direction of the part, measuring the target."""
     planes = [i for i, t in enumerate(geometry.face_type) if t == "plane"]
     if not planes or not len(geometry.vertices):
         return None
@@ -133,14 +135,14 @@ def _vertex_distance(value, tol, geometry) -> dict | None:
                 best = (deviation, code, direction)
     if best is None:
         return None
-    _, code, direction = best
+    deviation, code, direction = best
     if code == "depth_to_edge":
-        return _reason(
+        return deviation, _reason(
             code,
             "a depth ending on an edge or a point (a drill point, a notch's bottom): from a "
             f"face to an edge along {_direction_text(direction)}, no face pair",
         )
-    return _reason(
+    return deviation, _reason(
         code, f"between two edges, not faces, along {_direction_text(direction)}: no face pair"
     )
 
