@@ -324,3 +324,27 @@ def test_case_verify_prints_bindings_and_reasons(fc, tmp_path):
     )
     assert any("dimension N5" in line and "along_curve" in line for line in lines)
     assert any("dimension N6" in line and "sharp_corner" in line for line in lines)
+
+
+def counterbored_plate(fc, part, deep=None):
+    """100 x 60 x 12, four Ø11 counterbores 4 deep (counterbore ``deep`` 5 deep instead)."""
+    plate = part.makeBox(100, 60, 12)
+    for index, (x, y) in enumerate([(20, 15), (80, 15), (20, 45), (80, 45)]):
+        depth = 5.0 if index == deep else 4.0
+        plate = plate.cut(part.makeCylinder(5.5, depth, fc.Vector(x, y, 12 - depth)))
+    return plate.Solids[0]
+
+
+def test_a_depth_counts_per_counterbore_though_the_floors_share_a_level(fc, part):
+    """The spectrum names one face pair per pair of levels; located recall pairs each of
+    the four floors with the top it is sunk into, so one counterbore 5 deep costs one."""
+    reference = counterbored_plate(fc, part)
+    candidate = counterbored_plate(fc, part, deep=2)
+    outcomes, _ = located_run(fc, reference, candidate, [Dimension("depth", "length", 4.0)])
+    assert outcomes[0].candidate is not None  # the other three still hold 4
+    located = outcomes[0].located
+    assert (located["found"], located["total"]) == (3, 4)
+    (missed,) = [m for m in located["members"] if m["status"] != "found"]
+    assert missed["candidate"]["value"] == pytest.approx(5.0)
+    floor = [g for g in missed["reference"]["geometry"] if g["centre"][2] == pytest.approx(8)]
+    assert floor[0]["centre"][:2] == pytest.approx([20, 45])
