@@ -348,3 +348,31 @@ def test_a_depth_counts_per_counterbore_though_the_floors_share_a_level(fc, part
     assert missed["candidate"]["value"] == pytest.approx(5.0)
     floor = [g for g in missed["reference"]["geometry"] if g["centre"][2] == pytest.approx(8)]
     assert floor[0]["centre"][:2] == pytest.approx([20, 45])
+
+
+def test_a_perfect_moved_copy_is_located_where_the_value_match_finds_it(fc, models):
+    """The chiral block (conftest) rotated 151° and shifted: after alignment every target
+    the reference measures is found at its place, so located recall equals seed recall;
+    the JSON names both bodies' faces for each member."""
+    from cadbench_wb.app.scoring import score_files
+
+    targets = [
+        Dimension("L", "length", 40.0),
+        Dimension("W", "length", 30.0),
+        Dimension("H", "length", 20.0),
+        Dimension("notch", "length", 10.0),
+        Dimension("hole", "diameter", 10.0),
+        Dimension("axis", "length", 12.0),  # a hole position: not measurable (seed 000)
+    ]
+    case = Case("chiral", "Chiral block", "/nowhere", "chiral.step", dimensions=targets)
+    result = score_files(models["chiral"], models["chiral_moved"], {"only": ["dimensions"]}, case)
+    assert result["dimensionRecall"] == pytest.approx(5 / 6)
+    assert result["dimensionRecallLocated"] == pytest.approx(result["dimensionRecall"])
+    assert result["referenceCoverageLocated"] == pytest.approx(result["referenceCoverage"])
+    assert result["dimensionLocated"]["differs"] is False
+    hole = next(d for d in result["dimensions"] if d["id"] == "hole")["located"]
+    (member,) = hole["members"]
+    assert member["reference"]["geometry"][0]["element"].startswith("Face")
+    assert member["candidate"]["geometry"][0]["element"].startswith("Face")
+    axis = next(d for d in result["dimensions"] if d["id"] == "axis")
+    assert axis["unmeasurableReason"]["code"] == "axis_or_point"
