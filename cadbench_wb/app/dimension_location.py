@@ -17,7 +17,11 @@ class BindingInvalid(ValueError):
 
 
 def bindings_of(case, reference_shape, threads=(), features=None) -> list[dict]:
-    """Per target: {"kind": faces|feature|none|inferred, "faces"?: set, ...}."""
+    """Per target: {"kind": faces|feature|none|inferred, "faces"?: set, ...}.
+
+    threads: the reference's cosmetic threads (carrier bindings). features: the feature
+    stage's recognition of the reference, or a callable giving it (called only when a
+    target names a feature, so the ids are the ones the feature stage reports)."""
     face_count = len(reference_shape.Faces)
     result = []
     for dimension in case.dimensions:
@@ -43,6 +47,8 @@ def bindings_of(case, reference_shape, threads=(), features=None) -> list[dict]:
 
 
 def _feature_binding(dimension, ident, shape, threads, features) -> dict:
+    if callable(features):
+        features = features()
     if features is None:
         from cadbench_wb.app import features as recognition  # noqa: PLC0415
 
@@ -136,12 +142,22 @@ def authoring_notes(case, model) -> list[str]:
     # Seed 000's default spectrum, as scoring uses it; the extended one only for reasons.
     spectrum = spectrum_of(shape, "default", diagonal)
     threads = reference_threads(model, shape)
-    bindings = bindings_of(case, shape, threads)
+    bindings = bindings_of(case, shape, threads, lambda: _recognised(model, shape))
     geometry = geometry_of(shape, diagonal, with_edge_faces=True)
     outcomes = dims.outcomes(case.dimensions, spectrum, spectrum)
     locate(outcomes, spectrum, geometry, geometry, bindings)
     explain(outcomes, spectrum, geometry, lambda: spectrum_of(shape, "extended", diagonal), threads)
     return [_authoring_line(o, geometry) for o in outcomes]
+
+
+def _recognised(model, shape) -> dict:
+    """Recognition as the feature stage runs it (modeled threads included), so a feature
+    id in case.yaml means the same in `case verify` and in scoring."""
+    from cadbench_wb.app import features as recognition  # noqa: PLC0415
+    from cadbench_wb.app import threads  # noqa: PLC0415
+
+    found = threads.modeled_threads(shape) + threads.cosmetic_threads(model.document_objects, shape)
+    return recognition.recognise(shape, found)
 
 
 def _authoring_line(outcome, geometry) -> str:

@@ -77,7 +77,9 @@ def _located(context, outcomes, reference_spectrum, mode) -> None:
     result = context.result
     threads = location.reference_threads(context.reference, context.reference.shape)
     try:
-        bindings = location.bindings_of(context.case, context.reference.shape, threads)
+        bindings = location.bindings_of(
+            context.case, context.reference.shape, threads, lambda: _recognised(context)
+        )
     except location.BindingInvalid as exc:
         raise CaseBindingInvalid(f"{context.case.case_file}: {exc}") from None
     diagonal = reference_spectrum.diagonal
@@ -93,6 +95,14 @@ def _located(context, outcomes, reference_spectrum, mode) -> None:
         threads,
     )
     _write_located(result, figures)
+
+
+def _recognised(context):
+    """The feature stage's recognition of the reference (its ids are the ones a case's
+    ``geometry: {feature: F3}`` names)."""
+    from cadbench_wb.app.feature_stage import recognised  # noqa: PLC0415
+
+    return recognised(context, "reference")
 
 
 def _extended(shape, mode: str, diagonal: float):
@@ -143,7 +153,10 @@ def reference_stage(reference, case, options: dict, result: dict) -> None:
     result["referenceCoverage"] = coverage
     result["verdicts"][METRIC]["ceiling"] = coverage
     threads = location.reference_threads(reference, reference.shape)
-    bindings = location.bindings_of(case, reference.shape, threads)
+    try:
+        bindings = location.bindings_of(case, reference.shape, threads)
+    except location.BindingInvalid as exc:
+        raise CaseBindingInvalid(f"{case.case_file}: {exc}") from None
     geometry = geometry_of(reference.shape, spectrum.diagonal, any("faces" in b for b in bindings))
     figures = location.locate(outcomes, spectrum, geometry, geometry, bindings)
     result["referenceCoverageLocated"] = figures["referenceCoverageLocated"]
