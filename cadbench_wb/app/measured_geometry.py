@@ -73,7 +73,8 @@ def _face_row(part, face) -> tuple:
         # v is the signed distance along the axis from surface.Center: the middle of the
         # face's axial extent is a point of the axis that two halves of a split hole share.
         middle = surface.Center + axis * ((v0 + v1) / 2)
-        return ("cylinder", _vec(middle), _vec(axis), surface.Radius, 0.0, _convex(face, surface))
+        convex = _convex(face, surface)
+        return ("cylinder", _vec(middle), _vec(axis), surface.Radius, 0.0, convex, (v1 - v0) / 2)
     if isinstance(surface, part.Cone):
         half = abs(math.degrees(surface.SemiAngle))
         return ("cone", _vec(surface.Apex), _vec(surface.Axis), half, 0.0, False)

@@ -37,6 +37,7 @@ class Geometry:
     face_size: np.ndarray  # radius (cylinder, sphere, torus minor), half angle (cone)
     face_convex: np.ndarray
     face_major: np.ndarray  # a torus' major radius (its place around the axis), else 0
+    face_extent: np.ndarray  # a cylinder's half length along its axis, else 0
     edge_type: list
     edge_point: np.ndarray
     edge_dir: np.ndarray
@@ -61,6 +62,7 @@ class Geometry:
             face_size=column(face_rows, 3),
             face_convex=np.array([bool(r[5]) for r in face_rows], bool),
             face_major=column(face_rows, 4),
+            face_extent=np.array([r[6] if len(r) > 6 else 0.0 for r in face_rows], float),
             edge_type=[r[0] for r in edge_rows],
             edge_point=column(edge_rows, 1, 3),
             edge_dir=_unit(column(edge_rows, 2, 3)),
@@ -200,6 +202,36 @@ class Correspondence:
                     np.linalg.norm(self.reference.point((kind, row)) - self.candidate.point(found))
                 )
                 self._pairs[(kind, row)] = (found, offset)
+        if element_type == "cylinder":
+            self._within_longer(ref_rows, ref_groups, cand_rows, used_ref)
+
+    def _within_longer(self, ref_rows, ref_groups, cand_rows, used_ref) -> None:
+        """A reference cylinder left without a partner lies on a longer candidate cylinder
+        of its axis (a shaft whose groove is missing is one Ø25, not two; a bolt without a
+        modeled thread has one shank under the crest's strips): that cylinder is it."""
+        ref, cand = self.reference, self.candidate
+        for r, rep in enumerate(ref_rows.tolist()):
+            if r in used_ref:
+                continue
+            offsets = ref.face_point[rep] - cand.face_point[cand_rows]
+            axes = cand.face_dir[cand_rows]
+            along = np.einsum("ij,ij->i", offsets, axes)
+            sideways = np.linalg.norm(offsets - axes * along[:, None], axis=1)
+            ok = (
+                (np.abs(axes @ ref.face_dir[rep]) >= self.cos_parallel)
+                & (cand.face_convex[cand_rows] == ref.face_convex[rep])
+                & (sideways <= self.limit + _SLACK)
+                & (np.abs(along) <= cand.face_extent[cand_rows] + _SLACK)
+            )
+            if not np.any(ok):
+                continue
+            cost = np.where(
+                ok, sideways + np.abs(cand.face_size[cand_rows] - ref.face_size[rep]), np.inf
+            )
+            best = int(np.argmin(cost))
+            found = ("Face", int(cand_rows[best]))
+            for row in ref_groups[r]:
+                self._pairs[("Face", row)] = (found, float(sideways[best]))
 
     def _candidate_pairs(self, kind: str, ref_rows, cand_rows):
         """(ref site, candidate site, cost) of the pairs that may correspond: within the
