@@ -66,7 +66,10 @@ def _face_pairs(measurement, elements, geometry) -> list:
 
 def _level_faces(geometry, face: int, normal) -> np.ndarray:
     """The plane faces parallel to a face (either side) in its plane, the face first."""
-    planes = np.array([i for i, t in enumerate(geometry.face_type) if t == "plane"], np.int64)
+    planes = getattr(geometry, "_planes", None)
+    if planes is None:  # once per shape: every face pair of a pattern asks
+        planes = np.array([i for i, t in enumerate(geometry.face_type) if t == "plane"], np.int64)
+        geometry._planes = planes
     parallel = np.abs(geometry.face_dir[planes] @ normal) >= 1 - 1e-9
     level = np.abs((geometry.face_point[planes] - geometry.face_point[face]) @ normal)
     same = planes[parallel & (level <= standard.LOCATED["same_place_mm"])]
