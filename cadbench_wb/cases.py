@@ -35,6 +35,9 @@ class Dimension:
     note: str = ""
     source: str = ""
     spectrum: str = "default"  # "extended": only with axis positions; "none": neither
+    # Where the target sits on the reference (located matching): {"faces": [0-based]},
+    # {"feature": "F3"} or {"none": "why no geometry carries it"}; None: inferred.
+    geometry: dict | None = None
 
     @property
     def tolerance(self) -> float:
@@ -248,6 +251,7 @@ def _dimensions(file: str, data: dict) -> list[Dimension]:
                 f"{field}.spectrum",
                 f"must be one of {', '.join(SPECTRUM_DECLARATIONS)}, not {spectrum!r}",
             )
+        geometry = _geometry_binding(file, entry, field)
         result.append(
             Dimension(
                 id=ident,
@@ -257,9 +261,53 @@ def _dimensions(file: str, data: dict) -> list[Dimension]:
                 note=str(entry.get("note", "")),
                 source=str(entry.get("source", "")),
                 spectrum=spectrum,
+                geometry=geometry,
             )
         )
     return result
+
+
+GEOMETRY_KEYS = ("faces", "feature", "none")
+
+
+def _geometry_binding(file: str, entry: dict, field: str) -> dict | None:
+    """A dimension's ``geometry:``: one of {faces: [Face3, 7]}, {feature: F2} or
+    {none: reason} (docs/case-format.md, "Binding a dimension to its geometry")."""
+    binding = entry.get("geometry")
+    if binding is None:
+        return None
+    where = f"{field}.geometry"
+    keys = [k for k in (binding if isinstance(binding, dict) else {}) if not k.startswith("__")]
+    if not isinstance(binding, dict) or len(keys) != 1 or keys[0] not in GEOMETRY_KEYS:
+        _fail(file, entry, where, "must be one of {faces: [...]}, {feature: id}, {none: reason}")
+    key = keys[0]
+    value = binding[key]
+    if key == "faces":
+        if not isinstance(value, list) or not value:
+            _fail(file, binding, f"{where}.faces", "must be a non-empty list of faces")
+        faces = []
+        for item in value:
+            number = _face_number(item)
+            if number is None:
+                _fail(
+                    file,
+                    binding,
+                    f"{where}.faces",
+                    f"{item!r} is not a face (FaceN or a number from 1)",
+                )
+            faces.append(number - 1)
+        return {"faces": sorted(set(faces))}
+    if not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value).strip():
+        _fail(file, binding, f"{where}.{key}", "must be non-empty text")
+    return {key: str(value).strip()}
+
+
+def _face_number(item) -> int | None:
+    if isinstance(item, int) and not isinstance(item, bool):
+        return item if item >= 1 else None
+    if isinstance(item, str) and item.startswith("Face") and item[4:].isdigit():
+        return int(item[4:]) if int(item[4:]) >= 1 else None
+    return None
 
 
 def _inside(path: str) -> bool:

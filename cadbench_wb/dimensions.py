@@ -104,15 +104,20 @@ class Spectrum:
         best = low + int(np.argmin(np.abs(values[low:high] - target)))
         return self.measurement(family, best)
 
+    def all_within(self, family: str, target: float, tolerance: float) -> list:
+        """Every measurement of that family within the tolerance, in sorted order (located
+        matching: each is a candidate member of the target on the reference)."""
+        values = self._sorted[family][0]
+        low = np.searchsorted(values, target - tolerance - _SLACK, side="left")
+        high = np.searchsorted(values, target + tolerance + _SLACK, side="right")
+        return [self.measurement(family, p) for p in range(int(low), int(high))]
+
     def nearest(self, family: str, target: float) -> Measurement | None:
-        """The measurement of that family nearest the target at any distance (what a missed
-        target is closest to, for the reader), or None when the family is empty."""
+        """The measurement of that family nearest the target, however far (reasons)."""
         values = self._sorted[family][0]
         if not len(values):
             return None
-        at = int(np.searchsorted(values, target))
-        near = [i for i in (at - 1, at) if 0 <= i < len(values)]
-        return self.measurement(family, min(near, key=lambda i: (abs(values[i] - target), i)))
+        return self.measurement(family, int(np.argmin(np.abs(values - target))))
 
 
 def family_of(kind: str) -> str:
@@ -133,6 +138,9 @@ class DimensionOutcome:
     candidate: Measurement | None
     reference: Measurement | None
     nearest: Measurement | None = None  # the candidate's closest value when not found
+    # Beside seed 000's figures, never instead of them (metrics/located_dimensions.py).
+    located: dict | None = None
+    unmeasurable: dict | None = None  # {code, text}: why the reference does not hold it
 
     @property
     def status(self) -> str:
@@ -172,6 +180,10 @@ class DimensionOutcome:
             entry["referenceValue"] = self.reference.value
             entry["referenceSource"] = self.reference.source
             entry["referenceGeometry"] = list(self.reference.geometry)
+        if self.unmeasurable is not None:
+            entry["unmeasurableReason"] = self.unmeasurable
+        if self.located is not None:
+            entry["located"] = self.located
         if d.note:
             entry["note"] = d.note
         if d.source:

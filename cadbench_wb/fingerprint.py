@@ -30,6 +30,8 @@ METRIC_SOURCES = (
     "app/scoring.py",
     "app/spectrum.py",
     "app/dimension_stage.py",
+    "app/dimension_location.py",
+    "app/measured_geometry.py",
     "app/features.py",
     "app/feature_regions.py",
     "app/brep_graph.py",

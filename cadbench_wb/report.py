@@ -46,6 +46,7 @@ def summary_text(result: dict) -> str:
     for ceiling in ("referenceCoverage", "drawingSelfTest"):
         if result.get(ceiling) is not None:
             lines.append(f"{ceiling:40} {_fmt(result[ceiling]):>8}")
+    lines += located_lines(result)
     if isinstance(result.get("randomHitRate"), dict):
         rates = result["randomHitRate"]
         lines.append(
@@ -74,3 +75,30 @@ def summary_text(result: dict) -> str:
     )
     lines.append(f"metric fingerprint {result['metricFingerprint']}")
     return "\n".join(lines)
+
+
+def located_lines(result: dict) -> list[str]:
+    """Located recall beside seed 000's (which the verdict uses), and each target where the
+    two disagree: a value found, but not on the geometry that carries it."""
+    located = result.get("dimensionLocated")
+    if not located or result.get("dimensionRecallLocated") is None:
+        return []
+    flag = "  DIFFERS from the value match" if located.get("differs") else ""
+    lines = [
+        f"{'dimensionRecallLocated':40} {_fmt(result['dimensionRecallLocated']):>8}{flag}",
+        f"{'referenceCoverageLocated':40} {_fmt(result['referenceCoverageLocated']):>8}"
+        f"  ({located['membersFound']} of {located['membersTotal']} members at their place)",
+    ]
+    for row in result.get("dimensions", []):
+        entry = row.get("located") or {}
+        seed_found = row["status"] == "found"
+        if entry.get("status") == "found" or (not seed_found and row["measurableOnReference"]):
+            continue
+        if not seed_found and not entry.get("total") and not row["measurableOnReference"]:
+            reason = row.get("unmeasurableReason") or {}
+            lines.append(f"  - {row['id']}: not measurable: {reason.get('text', '-')}")
+            continue
+        why = entry.get("rejectedSeedHit") or entry.get("reason") or ""
+        members = f"{entry.get('found', 0)} of {entry.get('total', 0)} members"
+        lines.append(f"  - {row['id']}: located {entry.get('status')} ({members}) {why}".rstrip())
+    return lines

@@ -49,6 +49,22 @@ SPECTRUM = {
     "axis_neighbours": 8,
 }
 
+# Located dimension matching (metrics/located.py): a target counts only where the
+# reference geometry that carries it lands on the candidate. Not part of seed 000's
+# dimensionRecall (which verdicts use); it stands beside it as dimensionRecallLocated.
+LOCATED = {
+    # The candidate geometry that corresponds to a reference face or edge lies within
+    # max(max_offset_mm, max_offset_diagonals x the reference's diagonal) of its mapped
+    # place: a hole moved by a fraction of its pitch is still that hole, the neighbour of a
+    # filled one (a pitch away on a typical pattern) is not.
+    "max_offset_mm": 1.0,
+    "max_offset_diagonals": 0.05,
+    # Axes and normals of corresponding geometry after alignment: within this (degrees).
+    "parallel_deg": 1.0,
+    # Faces at one place with one size are one feature (the two halves of a split hole).
+    "same_place_mm": 1e-4,
+}
+
 # randomHitRate (seed 000's chance floor): a random length uniform in
 # [length_low_mm, length_high_diagonals x the reference's bounding-box diagonal] and a
 # random angle uniform in (0, 180], each within the default tolerance of its family.
@@ -336,6 +352,7 @@ def as_dict() -> dict:
         "angular_tolerance_deg": ANGULAR_TOLERANCE_DEG,
         "spectrum": SPECTRUM,
         "random_hit": RANDOM_HIT,
+        "located": LOCATED,
         "alignment": ALIGNMENT,
         "cross_check": CROSS_CHECK,
         "multi_solid": MULTI_SOLID,

@@ -114,6 +114,21 @@ def verify(case) -> tuple[list[str], list[str]]:
             if problem:
                 problems.append(f"{relative}: regenerated file differs: {problem}")
         problems += _declaration_problems(case, reference.shape)
+        problems, notes = _located_notes(case, reference, problems, notes)
+    return problems, notes
+
+
+def _located_notes(case, reference, problems, notes):
+    """Where located matching finds each target (inferred bindings to confirm) and why
+    the unmeasurable ones are (app/dimension_location.py)."""
+    from cadbench_wb.app import dimension_location as location  # noqa: PLC0415
+
+    if not case.dimensions:
+        return problems, notes
+    try:
+        notes = notes + location.authoring_notes(case, reference)
+    except location.BindingInvalid as exc:
+        problems = problems + [f"geometry binding: {exc}"]
     return problems, notes
 
 

@@ -25,8 +25,9 @@ from cadbench_wb.dimensions import Block, Spectrum
 from cadbench_wb.metrics import spectrum_geometry as geo
 
 
-def spectrum_of(shape, mode: str = "default") -> Spectrum:
-    """The typed measurements of a shape (one solid or a compound of solids)."""
+def spectrum_of(shape, mode: str = "default", diagonal: float | None = None) -> Spectrum:
+    """The typed measurements of a shape (one solid or a compound of solids). diagonal:
+    the shape's diagonal_of when already known (the tight box is the costliest step)."""
     if mode not in ("default", "extended"):
         raise ValueError(f"unknown spectrum mode {mode!r}")
     parts = _Parts(shape)
@@ -36,7 +37,7 @@ def spectrum_of(shape, mode: str = "default") -> Spectrum:
     blocks += parts.angle_blocks(planes)
     if mode == "extended":
         blocks += parts.axis_blocks(planes)
-    return Spectrum(blocks, mode, diagonal_of(shape))
+    return Spectrum(blocks, mode, diagonal_of(shape) if diagonal is None else diagonal)
 
 
 def diagonal_of(shape) -> float:

@@ -88,6 +88,42 @@ def test_bad_input_is_named_with_file_line_and_field(tmp_path, change, line, fie
     assert field in message
 
 
+def test_a_dimension_binds_to_faces_a_feature_or_no_geometry(tmp_path):
+    text = GOOD.replace(
+        "{id: D1, kind: length, value: 40}",
+        "{id: D1, kind: length, value: 40, geometry: {faces: [Face12, 3, 12]}}",
+    )
+    text = text.replace("note: hole}", "note: hole, geometry: {feature: F2}}")
+    text = text.replace("value: 26.565}", "value: 26.565, geometry: {none: a cosmetic thread}}")
+    case = cases.load_case(write_case(tmp_path, text))
+    bindings = [d.geometry for d in case.dimensions]
+    # 1-based on the page (as FreeCAD names faces), 0-based indices inside.
+    assert bindings == [{"faces": [2, 11]}, {"feature": "F2"}, None, {"none": "a cosmetic thread"}]
+
+
+@pytest.mark.parametrize(
+    "binding, message",
+    [
+        ("{faces: []}", "non-empty list"),
+        ("{faces: [Edge3]}", "'Edge3' is not a face"),
+        ("{faces: [0]}", "is not a face"),
+        ("{feature: ''}", "non-empty text"),
+        ("{edges: [1]}", "must be one of"),
+        ("{faces: [1], none: x}", "must be one of"),
+        ("Face3", "must be one of"),
+    ],
+)
+def test_a_bad_geometry_binding_is_named_with_its_field(tmp_path, binding, message):
+    text = GOOD.replace(
+        "{id: D1, kind: length, value: 40}",
+        f"{{id: D1, kind: length, value: 40, geometry: {binding}}}",
+    )
+    with pytest.raises(cases.CaseInvalid, match="dimensions\\[0\\].geometry") as caught:
+        cases.load_case(write_case(tmp_path, text))
+    assert message in str(caught.value)
+    assert "case.yaml:6: " in str(caught.value)
+
+
 def test_missing_reference_and_candidates_need_a_build_script(tmp_path):
     folder = write_case(tmp_path, GOOD, files=("candidates/a.step",))
     with pytest.raises(cases.CaseInvalid, match="reference.step does not exist"):
