@@ -46,10 +46,12 @@ def python_for_children() -> str:
 
 
 def child_environment() -> dict:
-    """The environment of a scoring child: this package importable, one OpenMP thread."""
+    """The environment of a scoring child: this package importable, one OpenMP thread, and
+    UTF-8 streams (FreeCAD 1.0 starts children with LANG=C, an ASCII stdout)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH", "")) if p)
     env.setdefault("OMP_NUM_THREADS", "1")
+    env["PYTHONIOENCODING"] = "utf-8"
     return env
 
 

@@ -67,7 +67,16 @@ def _injected_fault(stage: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    job_path, result_path, stage_path = argv
+    from cadbench_wb import console  # noqa: PLC0415
+
+    console.utf8_stdio()
+    try:
+        return _run_files(*argv)
+    finally:
+        console.flush_all()  # the log the parent reads after a crash keeps its last lines
+
+
+def _run_files(job_path: str, result_path: str, stage_path: str) -> int:
     with open(job_path) as handle:
         job = json.load(handle)
     outcome = run(job, stage_path)

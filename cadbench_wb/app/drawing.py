@@ -16,6 +16,7 @@ import os
 import re
 import sys
 
+from cadbench_wb import resources
 from cadbench_wb.app import drawing_layout, drawing_plan, drawing_pose, drawing_svg
 from cadbench_wb.app.drawing_pose import ISO, ORTHOGRAPHIC
 from cadbench_wb.errors import CadbenchError
@@ -215,8 +216,10 @@ def _place_views(group, items, plan) -> None:
         item.Y = plan.positions[name][1] - front[1]
 
 
-def template_file(freecad) -> str:
-    path = os.path.join(freecad.getResourceDir(), "Mod", "TechDraw", "Templates", TEMPLATE)
+def template_file(freecad=None) -> str:
+    """The shipped ISO 7200 A3 template (resources/templates): FreeCAD 1.0 no longer ships
+    it, and the same sheet on every version gives the same drawing."""
+    path = os.path.join(resources.TEMPLATES, TEMPLATE)
     if not os.path.isfile(path):
         raise DrawingFailed(f"TechDraw template {TEMPLATE} not found at {path}")
     return path
