@@ -59,33 +59,34 @@ def import_freecad():
     return freecad
 
 
-def mod_dirs(freecad) -> list[str]:
-    """FreeCAD's Mod folders: the home path's, the resource dir's (Debian keeps Mod/ under
-    /usr/share/freecad) and the one beside the library folder."""
+def install_dirs(freecad, name: str) -> list[str]:
+    """FreeCAD's folders called name (Mod, Ext) under the home path, the resource dir
+    (Debian keeps them under /usr/share/freecad) and beside the library folder."""
     bases = (freecad.getHomePath(), freecad.getResourceDir())
     bases += (os.path.dirname(os.path.dirname(FreeCAD_lib(freecad))),)
     found = []
     for base in bases:
-        mod = os.path.realpath(os.path.join(base, "Mod"))
-        if os.path.isdir(mod) and mod not in found:
-            found.append(mod)
+        folder = os.path.realpath(os.path.join(base, name))
+        if os.path.isdir(folder) and folder not in found:
+            found.append(folder)
     return found
 
 
 def workbench_dirs(freecad) -> list[str]:
-    """Mod/ and every Mod/<workbench> folder, as freecadcmd puts them on sys.path.
+    """Mod/, every Mod/<workbench> folder and Ext/ (FreeCAD's PySide shim), as freecadcmd
+    puts them on sys.path.
 
     Plain Python gets none of them from `import FreeCAD`, and FreeCAD 1.0's compiled Part
     imports PartEnums from Mod/Part: without that folder `Part.makeCompound` segfaults.
     """
     dirs = []
-    for mod in mod_dirs(freecad):
+    for mod in install_dirs(freecad, "Mod"):
         dirs.append(mod)
         for name in sorted(os.listdir(mod)):
             folder = os.path.join(mod, name)
             if os.path.isfile(os.path.join(folder, "Init.py")):
                 dirs.append(folder)
-    return dirs
+    return dirs + install_dirs(freecad, "Ext")
 
 
 _ADDED: list[str] = []  # the folders this process appended, once

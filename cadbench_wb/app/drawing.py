@@ -17,7 +17,7 @@ import re
 import sys
 
 from cadbench_wb import resources
-from cadbench_wb.app import drawing_layout, drawing_plan, drawing_pose, drawing_svg
+from cadbench_wb.app import drawing_layout, drawing_plan, drawing_pose, drawing_svg, kernel_compat
 from cadbench_wb.app.drawing_pose import ISO, ORTHOGRAPHIC
 from cadbench_wb.errors import CadbenchError
 from cadbench_wb.freecad_env import import_freecad
@@ -128,6 +128,7 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
         settled = abs(group.Scale - plan.scale) < 1e-12
         _place_views(group, items, plan)
         doc.recompute()
+        kernel_compat.finished_views(items.values())
         if settled or not plan.fits:
             break
         scales = tuple(s for s in scales if s <= plan.scale)
@@ -136,6 +137,7 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     dropped += [_dropped_entry(c, reason) for c, reason in plan.dropped]
     template.EditableTexts = _title_block(template.EditableTexts, title, plan.scale)
     doc.recompute()
+    kernel_compat.finished_views(items.values())
 
     files = {key: os.path.join(out_dir, name) for key, name in FILES.items()}
     try:
@@ -200,6 +202,7 @@ def _views(doc, page, model, projection, scale, names=ORTHOGRAPHIC, coarse=()) -
     group.Source = [model]
     iso.Source = [model]
     doc.recompute()
+    kernel_compat.finished_views(items.values())
     return group, items
 
 

@@ -113,6 +113,8 @@ def run(args) -> int:
             exc.exit_status = 2
         elif error["reason"] == "freecad_unavailable":
             exc.exit_status = 5
+        elif error["reason"] == "environment_broken":
+            exc.exit_status = 8
         raise exc
     result = outcome["result"]
     if args.json:

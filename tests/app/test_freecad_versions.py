@@ -131,3 +131,27 @@ def test_feature_axes_never_carry_a_negative_zero():
     numbers = found["axis"] + found["location"] + list(found["params"].values())
     assert all(math.copysign(1.0, x) > 0 for x in numbers if x == 0)
     assert found["axis"] == [0.0, 0.0, 1.0]
+
+
+def test_kernel_self_test_passes_here_and_names_a_broken_module():
+    from cadbench_wb.app import kernel_selftest
+
+    stages = []
+    kernel_selftest.check(stages.append)
+    assert stages == [f"selftest:{name}" for name in kernel_selftest.OPERATIONS]
+    # TechDraw's library never loaded (a broken installation: the name imports, the
+    # document objects are missing): the self-test says so, in one line.
+    done = _python(
+        "import sys, types\n"
+        "sys.modules['TechDraw'] = types.ModuleType('TechDraw')\n"
+        "from cadbench_wb.app import kernel_selftest\n"
+        "from cadbench_wb.errors import EnvironmentBroken\n"
+        "try:\n"
+        "    kernel_selftest.check()\n"
+        "except EnvironmentBroken as exc:\n"
+        "    print(exc.one_line())\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(
+        "environment_broken: FreeCAD kernel self-test failed: TechDraw projection: "
+    )
