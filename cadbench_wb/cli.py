@@ -82,9 +82,9 @@ def _main(argv: list[str] | None) -> int:
 
 
 def run_and_exit(argv: list[str]) -> None:
-    """For freecadcmd -c: run a command and end the process with its exit status, output
-    flushed (freecadcmd 1.0 neither flushes stdout at exit nor passes sys.exit's status on
-    from -c); os._exit also skips FreeCAD's own teardown."""
+    """For freecadcmd -c: run a command and end the process with its exit status (main()
+    only returns it), output flushed first; os._exit also skips FreeCAD's own teardown,
+    where a crash would replace the status."""
     status = main(argv)
     os._exit(status if isinstance(status, int) else 3)
 
