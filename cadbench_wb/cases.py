@@ -302,7 +302,8 @@ def _candidates(file: str, folder: str, data: dict) -> None:
         if not isinstance(by_version, dict):
             _fail(file, entry, f"{field}.expect_freecad", "must map FreeCAD versions to keys")
         sections = [(s, entry.get(s, {}) or {}) for s in ("expect", "expect_extended")]
-        sections += [(f"expect_freecad.{v}", keys or {}) for v, keys in by_version.items()]
+        versions = _strip_lines(by_version)
+        sections += [(f"expect_freecad.{v}", by_version[v] or {}) for v in versions]
         for section, expect in sections:
             if not isinstance(expect, dict):
                 _fail(file, entry, f"{field}.{section}", "must be a mapping of result keys")
