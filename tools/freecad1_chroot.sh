@@ -77,6 +77,11 @@ copy_checkout() {
     find "$ROOT$INSIDE" -mindepth 1 -maxdepth 1 ! -name .venv ! -name .apt-ok -exec rm -rf {} +
     git -C "$CHECKOUT" ls-files -z -co --exclude-standard \
         | (cd "$CHECKOUT" && tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$ROOT$INSIDE"
+    # CI lays the project's shared/ beside the clone; some tests read its realworld/ files.
+    if [ -d "$CHECKOUT/../shared/realworld" ]; then
+        rm -rf "$ROOT/root/shared" && mkdir -p "$ROOT/root/shared"
+        cp -rL "$CHECKOUT/../shared/realworld" "$ROOT/root/shared/"
+    fi
 }
 
 [ -e "$ROOT/etc/debian_version" ] || build_root
