@@ -8,6 +8,8 @@ once it has seen a view come back empty: QtCore alone, through FreeCAD's PySide 
 FreeCADGui, no display.
 """
 
+import locale
+
 MAX_ROUNDS = 100  # hidden lines, then faces, then dimensions: a few rounds in practice
 
 _APPLICATION = []  # the QCoreApplication made here, kept alive for the process
@@ -20,7 +22,12 @@ def finish_background_work() -> None:
 
     application = QtCore.QCoreApplication.instance()
     if application is None:
+        # Qt's constructor runs setlocale(LC_ALL, "") on the C level environment, where
+        # FreeCAD 1.0 has set LANG=C: Python would then read and write ASCII (subprocess
+        # output, open()). Put the process's locale back as it was.
+        saved = locale.setlocale(locale.LC_ALL)
         application = QtCore.QCoreApplication([])
+        locale.setlocale(locale.LC_ALL, saved)
         _APPLICATION.append(application)
     pool = QtCore.QThreadPool.globalInstance()
     for _round in range(MAX_ROUNDS):

@@ -155,3 +155,20 @@ def test_kernel_self_test_passes_here_and_names_a_broken_module():
     assert done.stdout.startswith(
         "environment_broken: FreeCAD kernel self-test failed: TechDraw projection: "
     )
+
+
+def test_running_qt_events_keeps_the_process_locale():
+    # Qt's QCoreApplication runs setlocale(LC_ALL, "") where FreeCAD has set LANG=C: the
+    # process then decoded its children's output as ASCII (TechDraw 1.0 needs Qt's events).
+    done = _python(
+        "import locale\n"
+        "from cadbench_wb.freecad_env import import_freecad\n"
+        "import_freecad()\n"
+        "before = (locale.setlocale(locale.LC_ALL), locale.getpreferredencoding(False))\n"
+        "from cadbench_wb.gui import event_loop\n"
+        "event_loop.finish_background_work()\n"
+        "after = (locale.setlocale(locale.LC_ALL), locale.getpreferredencoding(False))\n"
+        "print(before == after, after[1])\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == "True"
