@@ -61,9 +61,10 @@ prepare_root() {
         mkdir -p "$ROOT/usr/local/share/ca-certificates"
         cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
     fi
+    [ -x "$ROOT/usr/bin/git" ] || rm -f "$READY"  # chroots made before git was needed
     if [ ! -e "$READY" ]; then
-        say "installing make and certificates in the chroot"
-        in_root apt-get update -qq && in_root apt-get install -y -qq make ca-certificates \
+        say "installing make, git and certificates in the chroot"
+        in_root apt-get update -qq && in_root apt-get install -y -qq make git ca-certificates \
             >/dev/null || die "apt-get in the chroot failed"
         touch "$READY"
     fi
@@ -77,6 +78,10 @@ copy_checkout() {
     find "$ROOT$INSIDE" -mindepth 1 -maxdepth 1 ! -name .venv ! -name .apt-ok -exec rm -rf {} +
     git -C "$CHECKOUT" ls-files -z -co --exclude-standard \
         | (cd "$CHECKOUT" && tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$ROOT$INSIDE"
+    # A user has a clone: a one-commit repository of the copy (tests ask git what is ignored).
+    in_root sh -c "cd $INSIDE && git init -q && git add -A && git -c user.name=cadbench \
+        -c user.email=cadbench@localhost commit -qm 'checkout copy'" \
+        || die "git in the chroot failed"
     # CI lays the project's shared/ beside the clone; some tests read its realworld/ files.
     if [ -d "$CHECKOUT/../shared/realworld" ]; then
         rm -rf "$ROOT/root/shared" && mkdir -p "$ROOT/root/shared"
