@@ -39,6 +39,7 @@ mount_one() {  # mount_one TARGET MOUNT-ARGS...
     mountpoint -q "$target" || { mount "$@" "$target" && mounted+=("$target"); }
 }
 trap unmount_all EXIT
+trap 'exit 130' INT TERM  # the EXIT trap then unmounts
 
 build_root() {
     command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null \
