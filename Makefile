@@ -8,7 +8,7 @@ APT_PACKAGES := freecad-python3 python3-venv python3-numpy python3-scipy python3
 FREECAD_LIB ?= /usr/lib/freecad/lib
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint format bench screenshots install-wb clean
+.PHONY: setup demo test test-freecad1 lint format bench screenshots install-wb clean
 
 setup: $(STAMP)
 
@@ -32,8 +32,15 @@ $(STAMP): .apt-ok pyproject.toml
 demo: setup
 	$(VENV)/bin/cadbench demo --out out/demo
 
+# faulthandler: an interpreter crash (a segfault in the kernel) prints the dying test's stack.
+PYTEST_FLAGS ?= -q
 test: setup lint
-	$(PY) -m pytest -q -m "not slow" tests
+	$(PY) -X faulthandler -m pytest $(PYTEST_FLAGS) -m "not slow" tests
+
+# Not part of `make test`: `make demo` and `make test` again in a Debian 13 chroot (FreeCAD
+# 1.0.0), built once with debootstrap (root; CADBENCH_TRIXIE_ROOT overrides where).
+test-freecad1:
+	$(SUDO) tools/freecad1_chroot.sh
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -5,9 +5,10 @@ heavy imports happen inside run() so ``--help`` is instant."""
 
 import argparse
 import importlib
+import os
 import sys
 
-from cadbench_wb import __version__
+from cadbench_wb import __version__, console
 from cadbench_wb.errors import CadbenchError
 
 # Sub-commands in the order --help lists them. A module that is not there yet is skipped.
@@ -48,13 +49,23 @@ def parser_with_commands() -> tuple[argparse.ArgumentParser, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    console.utf8_stdio()
+    try:
+        return _main(argv)
+    finally:
+        console.flush_all()  # freecadcmd 1.0 drops what is still buffered at exit
+
+
+def _main(argv: list[str] | None) -> int:
     parser, modules = parser_with_commands()
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
         return 2
     try:
-        return modules[args.command].run(args)
+        # With `--json -` stdout carries the JSON alone: FreeCAD's progress goes to stderr.
+        with console.stdout_for_result_only(getattr(args, "json", None) == "-"):
+            return modules[args.command].run(args)
     except CadbenchError as exc:
         print(f"cadbench {args.command}: {exc.one_line()}", file=sys.stderr)
         return exc.exit_status
@@ -68,6 +79,14 @@ def main(argv: list[str] | None = None) -> int:
             f"cadbench {args.command}: internal_error: {type(exc).__name__}: {exc}", file=sys.stderr
         )
         return 3
+
+
+def run_and_exit(argv: list[str]) -> None:
+    """For freecadcmd -c: run a command and end the process with its exit status (main()
+    only returns it), output flushed first; os._exit also skips FreeCAD's own teardown,
+    where a crash would replace the status."""
+    status = main(argv)
+    os._exit(status if isinstance(status, int) else 3)
 
 
 if __name__ == "__main__":

@@ -67,6 +67,14 @@ class FreeCADUnavailable(CadbenchError):
     exit_status = 5
 
 
+class EnvironmentBroken(CadbenchError):
+    """The scorer's own FreeCAD kernel is broken (its self-test fails, or it crashes on the
+    reference scored against itself): nobody's candidate is to blame."""
+
+    reason = "environment_broken"
+    exit_status = 8
+
+
 class WorkerLost(CadbenchError):
     """The scoring process ended for reasons that are not the candidate's doing."""
 

@@ -59,6 +59,7 @@ DRAWING_SOURCES = (
     "app/drawing_readback.py",
     "app/drawing_stage.py",
     "drafting",
+    "../resources/templates/A3_Landscape_ISO7200TD.svg",
 )
 
 

@@ -37,31 +37,70 @@ def _has_freecad_module(folder: str) -> bool:
 def import_freecad():
     """Return the FreeCAD module, adding its library folder to sys.path if needed.
 
-    FreeCAD must be imported before Part: the other order segfaults on 0.20.
+    FreeCAD must be imported before Part: the other order segfaults on 0.20. Every call
+    makes sure the workbench folders are on sys.path, also when FreeCAD was imported
+    directly (the venv's .pth makes `import FreeCAD` work without this module).
     """
-    if "FreeCAD" in sys.modules:
-        return sys.modules["FreeCAD"]
-    for folder in candidate_lib_dirs():
-        if _has_freecad_module(folder) and folder not in sys.path:
-            sys.path.append(folder)
-            break
+    freecad = sys.modules.get("FreeCAD")
+    if freecad is None:
+        for folder in candidate_lib_dirs():
+            if _has_freecad_module(folder) and folder not in sys.path:
+                sys.path.append(folder)
+                break
+        try:
+            import FreeCAD as freecad  # noqa: N813, PLC0415
+        except ImportError as exc:
+            raise FreeCADUnavailable(f"{INSTALL_HINT} ({exc})") from None
+    add_workbench_dirs(freecad)
     try:
-        import FreeCAD  # noqa: PLC0415
         import Part  # noqa: F401, PLC0415
     except ImportError as exc:
         raise FreeCADUnavailable(f"{INSTALL_HINT} ({exc})") from None
-    _add_mod_dir(FreeCAD)
-    return FreeCAD
+    return freecad
 
 
-def _add_mod_dir(freecad) -> None:
-    """Make FreeCAD's Python workbench modules (TechDraw helpers, Mesh) importable."""
-    # Debian keeps Mod/ (PartDesign, Sketcher) under the resource dir, not the home path.
+def install_dirs(freecad, name: str) -> list[str]:
+    """FreeCAD's folders called name (Mod, Ext) under the home path, the resource dir
+    (Debian keeps them under /usr/share/freecad) and beside the library folder."""
     bases = (freecad.getHomePath(), freecad.getResourceDir())
-    for base in bases + (os.path.dirname(os.path.dirname(FreeCAD_lib(freecad))),):
-        mod = os.path.join(base, "Mod")
-        if os.path.isdir(mod) and mod not in sys.path:
-            sys.path.append(mod)
+    bases += (os.path.dirname(os.path.dirname(FreeCAD_lib(freecad))),)
+    found = []
+    for base in bases:
+        folder = os.path.realpath(os.path.join(base, name))
+        if os.path.isdir(folder) and folder not in found:
+            found.append(folder)
+    return found
+
+
+def workbench_dirs(freecad) -> list[str]:
+    """Mod/, every Mod/<workbench> folder and Ext/ (FreeCAD's PySide shim), as freecadcmd
+    puts them on sys.path.
+
+    Plain Python gets none of them from `import FreeCAD`, and FreeCAD 1.0's compiled Part
+    imports PartEnums from Mod/Part: without that folder `Part.makeCompound` segfaults.
+    """
+    dirs = []
+    for mod in install_dirs(freecad, "Mod"):
+        dirs.append(mod)
+        for name in sorted(os.listdir(mod)):
+            folder = os.path.join(mod, name)
+            if os.path.isfile(os.path.join(folder, "Init.py")):
+                dirs.append(folder)
+    return dirs + install_dirs(freecad, "Ext")
+
+
+_ADDED: list[str] = []  # the folders this process appended, once
+
+
+def add_workbench_dirs(freecad) -> None:
+    """Append the workbench folders to sys.path once per process (appended, so that they
+    never shadow the venv's packages)."""
+    if _ADDED:
+        return
+    for folder in workbench_dirs(freecad) or [""]:
+        _ADDED.append(folder)
+        if folder and folder not in sys.path:
+            sys.path.append(folder)
 
 
 def FreeCAD_lib(freecad) -> str:  # noqa: N802 - names FreeCAD's own folder

@@ -7,6 +7,7 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ICONS = os.path.join(ROOT, "resources", "icons")
 CASES = os.path.join(ROOT, "cases")
+TEMPLATES = os.path.join(ROOT, "resources", "templates")
 
 
 def icon_path(name: str) -> str:

@@ -93,8 +93,25 @@ def finish(result: dict) -> dict:
     return out
 
 
+def without_negative_zero(value):
+    """The same data with every -0.0 written 0.0: a coordinate's sign of zero is an
+    accident of the arithmetic, and must not make a shape and its copy print differently."""
+    if isinstance(value, float):
+        return value + 0.0  # -0.0 + 0.0 is 0.0 (IEEE 754, round to nearest)
+    if isinstance(value, dict):
+        return {k: without_negative_zero(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [without_negative_zero(v) for v in value]
+    return value
+
+
+def dumps(value, **options) -> str:
+    """json.dumps of the value without negative zeros: every JSON cadbench writes."""
+    return json.dumps(without_negative_zero(value), **options)
+
+
 def to_json(result: dict) -> str:
-    return json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return dumps(result, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def requested_metrics(only: list[str] | None) -> tuple:

@@ -19,9 +19,10 @@ import time
 
 from cadbench_wb import result as results
 from cadbench_wb import standard
-from cadbench_wb.errors import ReferenceInvalid, UsageError, WorkerLost
+from cadbench_wb.errors import EnvironmentBroken, ReferenceInvalid, UsageError, WorkerLost
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SELFTEST_PREFIX = "selftest:"  # app/kernel_selftest.py writes selftest:OPERATION
 KERNEL_CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGFPE, signal.SIGILL}
 
 
@@ -46,7 +47,8 @@ def python_for_children() -> str:
 
 
 def child_environment() -> dict:
-    """The environment of a scoring child: this package importable, one OpenMP thread."""
+    """The environment of a scoring child: this package importable, one OpenMP thread, and
+    UTF-8 streams (FreeCAD 1.0 starts children with LANG=C, an ASCII stdout)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH", "")) if p)
     env.setdefault("OMP_NUM_THREADS", "1")
@@ -56,6 +58,7 @@ def child_environment() -> dict:
     addon = freecad_env.additional_packages_dirs()
     if addon and freecad_env.ADDON_PACKAGES_VARIABLE not in env:
         env[freecad_env.ADDON_PACKAGES_VARIABLE] = os.pathsep.join(addon)
+    env["PYTHONIOENCODING"] = "utf-8"
     return env
 
 
@@ -98,10 +101,21 @@ def run_job(
     on_start=None,
 ) -> dict:
     """The worker's outcome: {"result": ...} or {"error": ...}; failures of the child
-    are turned into a candidate failure result, ReferenceInvalid or WorkerLost.
+    are turned into a candidate failure result, ReferenceInvalid, EnvironmentBroken or
+    WorkerLost.
 
     on_start(process, stage_path), if given, is called once the child runs: the GUI polls
     the stage file for progress and cancels by killing the child's process group."""
+    outcome, death = _run_child(job, timeout, memory_mb, on_start)
+    if outcome is not None:
+        return outcome
+    outcome = outcome_of_death(job, *death)
+    return confirmed_crash(job, outcome, death, timeout, memory_mb)
+
+
+def _run_child(job: dict, timeout, memory_mb, on_start=None):
+    """(outcome, None) when the child wrote one, else (None, the death's particulars as
+    outcome_of_death takes them)."""
     with tempfile.TemporaryDirectory(prefix="cadbench-job-") as tmp:
         job_path = os.path.join(tmp, "job.json")
         result_path = os.path.join(tmp, "result.json")
@@ -142,14 +156,21 @@ def run_job(
                 outcome = json.load(handle)
             if "result" in outcome:
                 outcome["result"].setdefault("timing", {})["process"] = round(elapsed, 4)
-            return outcome
+            return outcome, None
         log_tail = read_text(os.path.join(tmp, "log.txt"))[-400:].strip().replace("\n", " | ")
-    return outcome_of_death(job, process.returncode, timed_out, stage, timeout, memory_mb, log_tail)
+    return None, (process.returncode, timed_out, stage, timeout, memory_mb, log_tail)
 
 
 def outcome_of_death(job, returncode, timed_out, stage, timeout, memory_mb, log_tail) -> dict:
     """Whose fault a child's death was, from its stage (shared with campaign/pool.py)."""
     on_reference = stage in ("start", "reference")
+    if stage.startswith(SELFTEST_PREFIX):
+        operation = stage[len(SELFTEST_PREFIX) :]
+        why = "timed out" if timed_out else f"died ({_death_name(returncode)})"
+        raise EnvironmentBroken(
+            f"FreeCAD's kernel {why} in the scorer's own self-test ({operation}) before any "
+            f"model was read: the installation is broken; log: {log_tail}"
+        )
     if timed_out:
         what = f"no result within {timeout:g} s while in stage '{stage}'"
         if on_reference:
@@ -157,8 +178,7 @@ def outcome_of_death(job, returncode, timed_out, stage, timeout, memory_mb, log_
         return candidate_failure(job, "timeout", what)
     signum = -returncode if returncode and returncode < 0 else None
     if signum in KERNEL_CRASH_SIGNALS or (returncode and returncode > 0):
-        name = signal.Signals(signum).name if signum else f"exit status {returncode}"
-        what = f"the scoring process died ({name}) in stage '{stage}'"
+        what = f"the scoring process died ({_death_name(returncode)}) in stage '{stage}'"
         if "MemoryError" in log_tail or "bad_alloc" in log_tail:
             what += f" after exceeding the {memory_mb} MB memory limit"
         if on_reference:
@@ -166,6 +186,39 @@ def outcome_of_death(job, returncode, timed_out, stage, timeout, memory_mb, log_
         return candidate_failure(job, "evaluator_error", what)
     name = signal.Signals(signum).name if signum else "no result file"
     raise WorkerLost(f"the scoring process was ended from outside ({name}) in stage '{stage}'")
+
+
+def _death_name(returncode) -> str:
+    if returncode and returncode < 0:
+        return signal.Signals(-returncode).name
+    return f"exit status {returncode}"
+
+
+def confirmed_crash(job: dict, outcome: dict, death: tuple, timeout, memory_mb) -> dict:
+    """A kernel crash on the candidate stands only if the reference, scored against itself
+    up to the same stage, does not crash there too; if it does, the scorer's kernel is
+    broken (EnvironmentBroken), not the candidate. Timeouts are not re-checked."""
+    returncode, timed_out, stage = death[:3]
+    failure = outcome["result"].get("failure") or {}
+    if timed_out or failure.get("reason") != "evaluator_error" or job.get("control_stage"):
+        return outcome
+    options = dict(job.get("options") or {})
+    options.pop("export_diff", None)
+    options.pop("drawing_dir", None)
+    if stage in results.METRICS:
+        options["only"] = [stage]
+    control = dict(job, candidate=job["reference"], options=options, control_stage=stage)
+    control_outcome, control_death = _run_child(control, timeout, memory_mb)
+    error = (control_outcome or {}).get("error") or {}
+    if error.get("reason") == EnvironmentBroken.reason:
+        raise EnvironmentBroken(error.get("detail", ""))
+    if control_outcome is not None or control_death[1]:
+        return outcome  # the reference passes that stage (or is merely slow): the candidate's
+    raise EnvironmentBroken(
+        f"FreeCAD's kernel dies ({_death_name(returncode)}) in stage '{stage}' on the "
+        f"reference scored against itself too: the scorer is broken, not the candidate; "
+        f"log: {control_death[-1]}"
+    )
 
 
 def candidate_failure(job, reason, detail) -> dict:

@@ -85,7 +85,9 @@ class Graph:
 
 def _canonical(axis: np.ndarray) -> np.ndarray:
     axis = axis / np.linalg.norm(axis)
-    return axis if axis[int(np.argmax(np.abs(axis)))] > 0 else -axis
+    # + 0.0: flipping (0, 0, -1) gives -0.0 components, which atan2 and sign tests read as
+    # another direction than the 0.0 of an unflipped copy.
+    return (axis if axis[int(np.argmax(np.abs(axis)))] > 0 else -axis) + 0.0
 
 
 def _vec(v) -> np.ndarray:

@@ -16,12 +16,14 @@ import os
 import re
 import sys
 
+from cadbench_wb import resources
 from cadbench_wb.app import (
     drawing_layout,
     drawing_plan,
     drawing_pose,
     drawing_sheets,
     drawing_svg,
+    kernel_compat,
 )
 from cadbench_wb.app.drawing_pose import ISO, ORTHOGRAPHIC
 from cadbench_wb.errors import CadbenchError
@@ -164,6 +166,7 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
         settled = abs(group.Scale - plan.scale) < 1e-12
         _place_views(group, items, plan)
         doc.recompute()
+        kernel_compat.finished_views(items.values())
         if settled or not plan.fits:
             break
         scales = tuple(s for s in scales if s <= plan.scale)
@@ -174,6 +177,7 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
         template.Template = sheets[sheet][0]
     template.EditableTexts = _title_block(template.EditableTexts, title, plan.scale, sheet)
     doc.recompute()
+    kernel_compat.finished_views(items.values())
 
     files = {key: os.path.join(out_dir, name) for key, name in FILES.items()}
     try:
@@ -240,6 +244,7 @@ def _views(doc, page, model, projection, scale, names=ORTHOGRAPHIC, coarse=()) -
     group.Source = [model]
     iso.Source = [model]
     doc.recompute()
+    kernel_compat.finished_views(items.values())
     return group, items
 
 
@@ -260,8 +265,10 @@ def _place_views(group, items, plan) -> None:
         item.Y = plan.positions[name][1] - front[1]
 
 
-def template_file(freecad) -> str:
-    path = os.path.join(freecad.getResourceDir(), "Mod", "TechDraw", "Templates", TEMPLATE)
+def template_file(freecad=None) -> str:
+    """The shipped ISO 7200 A3 template (resources/templates): FreeCAD 1.0 no longer ships
+    it, and the same sheet on every version gives the same drawing."""
+    path = os.path.join(resources.TEMPLATES, TEMPLATE)
     if not os.path.isfile(path):
         raise DrawingFailed(f"TechDraw template {TEMPLATE} not found at {path}")
     return path

@@ -2,10 +2,10 @@
 """The sheets a drawing may go on: ISO 216 A4 to A0 landscape, with their ISO 7200 frames.
 
 A drafter keeps a readable scale and takes a larger sheet before a smaller scale. The A3
-sheet is the drawing's own template (drawing.template_file); the others are FreeCAD's
-templates of the same family, found by name (FreeCAD 0.20: *_Landscape_ISO7200TD.svg;
-1.0: *_Landscape_TD.svg). A sheet whose template is missing or states no frame is not
-offered.
+sheet is the drawing's own template (drawing.template_file); the others are the same
+family shipped in resources/templates (so a sheet is the same on every FreeCAD version),
+else FreeCAD's own, found by name (FreeCAD 0.20: *_Landscape_ISO7200TD.svg; 1.0:
+*_Landscape_TD.svg). A sheet whose template is missing or states no frame is not offered.
 """
 
 import os
@@ -20,11 +20,20 @@ def sheet_templates(freecad, default_path: str, areas_of) -> dict:
 
     default_path: the A3 template; areas_of(path) -> (frame, title block), raising when
     the template states neither."""
-    folder = os.path.join(freecad.getResourceDir(), "Mod", "TechDraw", "Templates")
+    from cadbench_wb import resources  # noqa: PLC0415
+
+    folders = (
+        resources.TEMPLATES,
+        os.path.join(freecad.getResourceDir(), "Mod", "TechDraw", "Templates"),
+    )
     found = {}
     for sheet in SHEETS:
         paths = [default_path] if sheet == DEFAULT_SHEET else []
-        paths += [os.path.join(folder, name.format(sheet=sheet)) for name in TEMPLATE_NAMES]
+        paths += [
+            os.path.join(folder, name.format(sheet=sheet))
+            for folder in folders
+            for name in TEMPLATE_NAMES
+        ]
         for path in paths:
             if not os.path.isfile(path):
                 continue

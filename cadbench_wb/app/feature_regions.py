@@ -22,14 +22,15 @@ PARALLEL = 0.9999
 
 
 def record(type_, kind, params, location, axis=None, faces=(), attributes=None) -> dict:
-    """One feature record (JSON-ready)."""
+    """One feature record (JSON-ready). Every number + 0.0: -0.0 (a flipped axis's zero
+    components) would make a shape and its copy record differently."""
     return {
         "type": type_,
         "kind": kind,
         "attributes": dict(attributes or {}),
-        "params": {k: float(v) for k, v in params.items()},
-        "location": [float(x) for x in location],
-        "axis": None if axis is None else [float(x) for x in _canonical(np.asarray(axis))],
+        "params": {k: float(v) + 0.0 for k, v in params.items()},
+        "location": [float(x) + 0.0 for x in location],
+        "axis": None if axis is None else [float(x) + 0.0 for x in _canonical(np.asarray(axis))],
         "faces": sorted(faces, key=lambda n: int(n[4:])),
     }
 

@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 
+from cadbench_wb import freecad_env
 from cadbench_wb import result as results
 from cadbench_wb.app import alignment as alignment_mod
 from cadbench_wb.app import loading, shape_fidelity
@@ -51,6 +52,8 @@ def score_files(
     requested = results.requested_metrics(options.get("only"))
     started = time.perf_counter()
     result = results.base_result(reference, candidate, _public(options))
+    # Which kernel made these figures: a few case expectations differ by version.
+    result["freecadVersion"] = freecad_env.freecad_version()
     if case is not None:
         result["case"] = {
             "id": case.id,
@@ -73,6 +76,7 @@ def score_files(
             reference, candidate, _public(options), failure.reason, failure.detail, requested
         )
         failed["reference"].update(ref.summary())
+        failed["freecadVersion"] = result["freecadVersion"]
         if case is not None:
             failed["case"] = result["case"]
         _reference_stages(ref, case, options, failed, requested)

@@ -9,6 +9,7 @@ used), a PartDesign::Hole with Threaded and ModelThread for a nut. Each takes 1-
 import math
 import os
 
+from cadbench_wb.app.kernel_compat import attach
 from cadbench_wb.freecad_env import import_freecad
 
 # Hex bolt M8 x 30 (ISO 4017 proportions) and hex nut M10 (ISO 4032 proportions).
@@ -74,7 +75,7 @@ def _cut_helix(doc, body, part, freecad, pitch, left):
     half_root, half_top = pitch / 8, pitch / 8 + (depth + over) * slope
     corners = [(inner, -half_root), (inner, half_root), (outer, half_top), (outer, -half_top)]
     sketch = body.newObject("Sketcher::SketchObject", "ThreadProfile")
-    sketch.Support = (doc.getObject("XZ_Plane"), [""])
+    attach(sketch, (doc.getObject("XZ_Plane"), [""]))
     sketch.MapMode = "FlatFace"
     points = [freecad.Vector(r, start + z, 0) for r, z in corners]
     for k in range(4):
@@ -105,7 +106,7 @@ def nut_document(size="M10", fine=False, left=False, threaded=True, modeled=True
     doc = freecad.newDocument(name)
     body = doc.addObject("PartDesign::Body", "Body")
     hexagon = body.newObject("Sketcher::SketchObject", "Hexagon")
-    hexagon.Support = (doc.getObject("XY_Plane"), [""])
+    attach(hexagon, (doc.getObject("XY_Plane"), [""]))
     hexagon.MapMode = "FlatFace"
     radius = NUT["across_flats"] / 2 / math.cos(math.pi / 6)
     corners = [
@@ -120,7 +121,7 @@ def nut_document(size="M10", fine=False, left=False, threaded=True, modeled=True
     doc.recompute()
     top = max(range(len(pad.Shape.Faces)), key=lambda i: pad.Shape.Faces[i].CenterOfMass.z)
     circle = body.newObject("Sketcher::SketchObject", "HoleCentre")
-    circle.Support = (pad, [f"Face{top + 1}"])
+    attach(circle, (pad, [f"Face{top + 1}"]))
     circle.MapMode = "FlatFace"
     circle.addGeometry(part.Circle(freecad.Vector(0, 0, 0), freecad.Vector(0, 0, 1), 4), False)
     doc.recompute()

@@ -22,7 +22,12 @@ import tempfile
 import time
 
 from cadbench_wb import runner, standard
-from cadbench_wb.errors import FreeCADUnavailable, ReferenceInvalid, WorkerLost
+from cadbench_wb.errors import (
+    EnvironmentBroken,
+    FreeCADUnavailable,
+    ReferenceInvalid,
+    WorkerLost,
+)
 
 # Seed 004: a case whose scorer was lost is retried up to three times, then NOT CHECKED.
 RETRIES = 3
@@ -171,16 +176,14 @@ class WorkerProcess:
             runner.read_text(self.log_path)[self._log_offset :][-400:].strip().replace("\n", " | ")
         )
         self.job, self.deadline = None, None
+        death = (self.process.returncode, timed_out, stage, self.timeout, self.memory_mb, log_tail)
         try:
-            outcome = runner.outcome_of_death(
-                job.payload,
-                self.process.returncode,
-                timed_out,
-                stage,
-                self.timeout,
-                self.memory_mb,
-                log_tail,
+            outcome = runner.outcome_of_death(job.payload, *death)
+            outcome = runner.confirmed_crash(
+                job.payload, outcome, death, self.timeout, self.memory_mb
             )
+        except EnvironmentBroken as exc:
+            return job, not_checked("environment_broken", exc.detail)
         except ReferenceInvalid as exc:
             return job, not_checked("reference_invalid", exc.detail)
         except WorkerLost as exc:

@@ -119,12 +119,14 @@ def ensure_built(case) -> None:
     (the scoring parent) never imports FreeCAD."""
     if not case.build_script or not case.missing_files():
         return
+    from cadbench_wb import runner  # noqa: PLC0415
     from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
 
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
+    # runner's interpreter, not sys.executable: under freecadcmd that is freecadcmd itself.
     process = subprocess.run(
-        [sys.executable, "-m", "cadbench_wb", "case", "build", case.path],
+        [runner.python_for_children(), "-m", "cadbench_wb", "case", "build", case.path],
         capture_output=True,
         text=True,
         env=env,

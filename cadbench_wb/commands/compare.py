@@ -13,16 +13,15 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    import json  # noqa: PLC0415
-    import sys  # noqa: PLC0415
-
+    from cadbench_wb import console  # noqa: PLC0415
+    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.campaign import comparison  # noqa: PLC0415
 
     result = comparison.compared(comparison.load(args.results_a), comparison.load(args.results_b))
     if args.json:
-        text = json.dumps(result, indent=2, sort_keys=True) + "\n"
+        text = results.dumps(result, indent=2, sort_keys=True) + "\n"
         if args.json == "-":
-            sys.stdout.write(text)
+            console.write_result(text)
             return 0
         with open(args.json, "w", encoding="utf-8") as handle:
             handle.write(text)

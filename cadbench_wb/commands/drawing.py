@@ -2,7 +2,6 @@
 """cadbench drawing: a TechDraw drawing of a model, and what it prints."""
 
 import os
-import sys
 
 HELP = "draw a model with TechDraw (DXF, SVG, FCStd) and read back what the drawing prints"
 
@@ -121,13 +120,14 @@ def summary_lines(report: dict) -> list:
 
 
 def run(args) -> int:
+    from cadbench_wb import console  # noqa: PLC0415
     from cadbench_wb import result as results  # noqa: PLC0415
 
     report = report_of(args)
     if args.json:
         text = results.to_json(report)
         if args.json == "-":
-            sys.stdout.write(text)
+            console.write_result(text)
         else:
             with open(args.json, "w", encoding="utf-8") as handle:
                 handle.write(text)

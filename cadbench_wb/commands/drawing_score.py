@@ -25,9 +25,10 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    import json  # noqa: PLC0415
     import os  # noqa: PLC0415
 
+    from cadbench_wb import console  # noqa: PLC0415
+    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.drafting.score import score_drawings  # noqa: PLC0415
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
 
@@ -40,9 +41,9 @@ def run(args) -> int:
     result = score_drawings(
         args.gold, args.candidate, prohibited=prohibited, diagnostic=args.diagnostic
     )
-    text = json.dumps(result, indent=2, sort_keys=True)
+    text = results.dumps(result, indent=2, sort_keys=True)
     if args.json == "-":
-        print(text)
+        console.write_result(text + "\n")
     elif args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             handle.write(text + "\n")

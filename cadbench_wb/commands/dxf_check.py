@@ -35,8 +35,8 @@ def scale_factor(text: str) -> float:
 
 
 def run(args) -> int:
-    import json  # noqa: PLC0415
-
+    from cadbench_wb import console  # noqa: PLC0415
+    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.drafting.checks import check_file, failed_report  # noqa: PLC0415
     from cadbench_wb.drafting.reading import DrawingUnreadable  # noqa: PLC0415
 
@@ -47,9 +47,9 @@ def run(args) -> int:
     except DrawingUnreadable as exc:
         report = failed_report(args.file, exc.reason, exc.detail)
         status = exc.exit_status
-    text = json.dumps(report, indent=2, sort_keys=True)
+    text = results.dumps(report, indent=2, sort_keys=True)
     if args.json == "-":
-        print(text)
+        console.write_result(text + "\n")
     elif args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             handle.write(text + "\n")

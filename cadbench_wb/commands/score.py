@@ -2,7 +2,6 @@
 """cadbench score: one candidate against a reference (or a case)."""
 
 import os
-import sys
 
 HELP = "score a candidate model against a reference model or a case"
 
@@ -90,7 +89,7 @@ def job_from(args) -> dict:
 
 
 def run(args) -> int:
-    from cadbench_wb import report, runner, standard  # noqa: PLC0415
+    from cadbench_wb import console, report, runner, standard  # noqa: PLC0415
     from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
 
@@ -114,12 +113,14 @@ def run(args) -> int:
             exc.exit_status = 2
         elif error["reason"] == "freecad_unavailable":
             exc.exit_status = 5
+        elif error["reason"] == "environment_broken":
+            exc.exit_status = 8
         raise exc
     result = outcome["result"]
     if args.json:
         text = results.to_json(result)
         if args.json == "-":
-            sys.stdout.write(text)
+            console.write_result(text)
         else:
             with open(args.json, "w") as handle:
                 handle.write(text)

@@ -41,11 +41,36 @@ def test_hang_while_measuring_the_candidate_is_a_timeout(models):
 
 
 def test_kernel_crash_on_the_candidate_is_an_evaluator_error(models):
+    # The crash hits this candidate only: the reference scored against itself passes.
     result = score_json(
-        models["holed"], models["holed_moved"], env={"CADBENCH_FAULT": "crash:shapeIoU"}
+        models["holed"], models["holed_moved"], env={"CADBENCH_FAULT": "crash:shapeIoU moved"}
     )
     assert result["failure"]["reason"] == "evaluator_error"
     assert "SIGABRT" in result["failure"]["detail"]
+
+
+def test_crash_that_hits_the_reference_too_is_the_environment(models):
+    # A kernel that dies at shapeIoU whatever it is given: never the candidate's FAIL.
+    status, out, err = run_cli(
+        "score", models["holed"], models["holed_moved"], env={"CADBENCH_FAULT": "crash:shapeIoU"}
+    )
+    assert status == 8 and out == ""
+    assert err.startswith("cadbench score: environment_broken: ") and err.count("\n") == 1
+    assert "'shapeIoU'" in err and "reference scored against itself" in err
+
+
+@pytest.mark.parametrize("operation", ["compound", "general_fuse", "tessellation"])
+def test_crash_in_the_kernel_self_test_is_the_environment(models, operation):
+    status, out, err = run_cli(
+        "score",
+        models["holed"],
+        models["holed_moved"],
+        "--json",
+        "-",
+        env={"CADBENCH_FAULT": f"crash:selftest:{operation}"},
+    )
+    assert status == 8 and out == ""
+    assert "environment_broken" in err and f"self-test ({operation})" in err
 
 
 def test_broken_reference_is_loud(models):

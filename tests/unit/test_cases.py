@@ -234,3 +234,16 @@ def test_generated_files_are_ignored_and_real_references_are_not():
     assert subprocess.run(git + ["cases/bearing_block/candidates/mirrored.step"]).returncode == 0
     real = "cases/nist_ftc_11/nist_ftc_11_asme1_rb.stp"
     assert subprocess.run(git + [real]).returncode == 1
+
+
+def test_expectations_per_freecad_version_apply_by_version_prefix():
+    candidate = cases.Candidate(
+        file="c.step",
+        path="/c.step",
+        expect={"semanticMatch": "1/1", "threadMatch": 1.0},
+        expect_freecad={"1.0": {"semanticMatch": "5/6"}},
+    )
+    assert candidate.expected("1.0.0") == {"semanticMatch": "5/6", "threadMatch": 1.0}
+    assert candidate.expected("1.0.2")["semanticMatch"] == "5/6"
+    for other in ("0.20.2", "1.01.0", "11.0.0", None):
+        assert candidate.expected(other) == candidate.expect

@@ -68,3 +68,31 @@ def test_pure_modules_import_no_cad_kernel_at_module_level():
 def test_package_init_imports_neither_freecad_nor_qt():
     names = {name for name, _ in _imports(os.path.join(PACKAGE, "__init__.py"))}
     assert not names & (KERNEL | GUI)
+
+
+def test_the_freecad_layer_calls_the_gui_layer_for_qt_events_only():
+    # TechDraw 1.0 needs Qt's event loop headless: app/kernel_compat.py may import the one
+    # QtCore-only module gui/event_loop.py, and no other module of the GUI layer.
+    offenders = []
+    for rel, path in _modules():
+        if not rel.startswith("app/"):
+            continue
+        tree = ast.parse(open(path, encoding="utf-8").read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "cadbench_wb.gui"
+            ):
+                names = [alias.name for alias in node.names]
+                if (rel, node.module, names) != (
+                    "app/kernel_compat.py",
+                    "cadbench_wb.gui",
+                    ["event_loop"],
+                ):
+                    offenders.append((rel, node.module, names))
+            elif isinstance(node, ast.Import):
+                offenders += [
+                    (rel, a.name) for a in node.names if a.name.startswith("cadbench_wb.gui")
+                ]
+    assert offenders == []
+    event_loop = os.path.join(PACKAGE, "gui", "event_loop.py")
+    assert {name for name, _ in _imports(event_loop)} - {"locale"} == {"PySide"}

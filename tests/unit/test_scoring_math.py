@@ -136,3 +136,11 @@ def test_proper_rotations_only():
         assert np.linalg.det(flip) == pytest.approx(1.0)
     assert len(rigid.sign_flips()) == 4
     assert rigid.is_proper_rotation(rigid.rotation_about([1, 2, 3], 0.7))
+
+
+def test_json_never_prints_a_negative_zero():
+    from cadbench_wb import result as results
+
+    data = {"a": -0.0, "b": [0.0, -0.0, (-0.0, 1.5)], "c": {"d": -0.0}, "e": -2.0}
+    text = results.to_json(data) + results.dumps(data)
+    assert "-0.0" not in text and "-2.0" in text
