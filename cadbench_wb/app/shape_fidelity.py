@@ -265,8 +265,11 @@ def _mesh_iou(meshes, shapes, diagonal):
     used for the boolean only; sampling keeps the original, its ray casting needs no
     manifold.)
     """
-    solids = []
     meshes = list(meshes)
+    missing = meshing.manifold_missing()
+    if missing:  # nothing to repair or retry: the boolean cannot run at all
+        return None, missing, meshes
+    solids = []
     for index, (mesh, shape) in enumerate(zip(meshes, shapes, strict=True)):
         solid = meshing.manifold_of(*mesh)
         if solid is None:
