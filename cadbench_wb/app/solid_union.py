@@ -97,10 +97,41 @@ def _united_group(group, params) -> tuple[object, str]:
             f"{len(group)} solids fused (volume checked); removeSplitter's result "
             "was invalid or changed the volume, so the fused solid is scored"
         )
+    pieces = _general_fuse_pieces(group, estimate, tolerance, diagonal, params, attempts)
+    if pieces is not None:
+        return pieces, (
+            f"{len(group)} solids united as the General Fuse's split pieces (each valid, "
+            "their volume checked): the one-solid fuse was invalid"
+        )
     raise UnionFailed(
         f"{len(group)} touching or overlapping solids cannot be united into a checked "
         "solid: " + "; ".join(attempts)
     )
+
+
+def _general_fuse_pieces(group, estimate, tolerance, diagonal, params, attempts):
+    """The union as a compound of the General Fuse's split solids, each once: no material
+    counted twice, and every piece valid on its own even where the merged solid is not
+    (seen on a third-party assembly's overlapping STEP solids). None if that fails too."""
+    import Part  # noqa: PLC0415
+
+    for fuzzy_rel in params["fuzzy_values_rel"]:
+        try:
+            result, _ = group[0].generalFuse(group[1:], fuzzy_rel * diagonal)
+        except Exception as exc:  # noqa: BLE001 - OCC failures surface as several types
+            attempts.append(f"general fuse failed ({type(exc).__name__})")
+            continue
+        solids = result.Solids
+        if not solids or not all(s.isValid() for s in solids):
+            attempts.append("general fuse gave an invalid piece")
+            continue
+        compound = Part.makeCompound(solids)
+        problem = _problem(compound, estimate, tolerance)
+        if problem:
+            attempts.append(f"general fuse {problem}")
+            continue
+        return compound
+    return None
 
 
 def _problem(shape, expected: float, tolerance: float) -> str | None:
