@@ -56,6 +56,17 @@ def transformed(vertices: np.ndarray, rotation: np.ndarray, translation: np.ndar
     return vertices @ rotation.T + translation
 
 
+def union_of_solids(shape, deflection: float):
+    """The manifold3d union of each solid's own mesh, or None if one is not a manifold."""
+    parts = [manifold_of(*mesh_of(solid, deflection)) for solid in shape.Solids]
+    if not parts or any(part is None for part in parts):
+        return None
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return None if total.is_empty() else total
+
+
 def repaired_manifold(vertices: np.ndarray, triangles: np.ndarray):
     """manifold_of after trimesh's own clean-up, or None: coincident vertices merged,
     degenerate and duplicate facets dropped (trimesh's winding repair needs networkx, which

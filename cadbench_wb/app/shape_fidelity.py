@@ -272,6 +272,12 @@ def _mesh_iou(meshes, shapes, diagonal):
     solids = []
     for index, (mesh, shape) in enumerate(zip(meshes, shapes, strict=True)):
         solid = meshing.manifold_of(*mesh)
+        if solid is None and len(shape.Solids) > 1:
+            # Solids that share faces (a compound of touching pieces) mesh into one
+            # non-manifold whole; each solid's own mesh is a manifold, and their union is
+            # the compound's material.
+            deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal
+            solid = meshing.union_of_solids(shape, deflection)
         if solid is None:
             solid = meshing.repaired_manifold(*mesh)
         if solid is None and len(mesh[1]):

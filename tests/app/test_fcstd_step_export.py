@@ -22,25 +22,7 @@ EXPORTED = {
 }
 
 
-# Known open (issue 11, multi-solid): the Hypnotic assembly's three bodies touch or
-# overlap. Their one-solid fuse is invalid, so they are kept as the General Fuse's three
-# valid pieces; but the exact booleans on that compound are inconsistent and its
-# tessellation is not a manifold (faces the pieces share), so only sampling (1.0000) measures it and
-# the IoU is NOT CHECKED. Strict: the mark must go when the union is fixed.
-KNOWN_OPEN = {
-    "assembly4/Asm4_Example3/asm_Hypnotic.fcstd": "united bodies: only sampling measures",
-}
-
-
-@pytest.mark.parametrize(
-    "relpath",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(reason=KNOWN_OPEN[p], strict=True))
-        if p in KNOWN_OPEN
-        else p
-        for p in sorted(EXPORTED)
-    ],
-)
+@pytest.mark.parametrize("relpath", sorted(EXPORTED))
 def test_fcstd_scores_one_against_its_own_step_export(fc, relpath):
     step = os.path.join(CORPUS, "step", EXPORTED[relpath])
     result = score_files(step, os.path.join(CORPUS, relpath), {"only": ["shapeIoU"]})
