@@ -7,6 +7,7 @@ pair still scores as its case.yaml says."""
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 from conftest import copy_repository
@@ -56,7 +57,7 @@ def addon_run(fc, tmp_path_factory):
     return data, mod, home, expect
 
 
-def test_the_mod_copy_runs_and_names_what_its_python_lacks(addon_run):
+def test_the_mod_copy_runs_and_names_what_its_python_lacks(fc, addon_run):
     data, mod, home, _ = addon_run
     assert data["package_file"].startswith(str(mod))
     report = data["dependencies"]
@@ -65,6 +66,9 @@ def test_the_mod_copy_runs_and_names_what_its_python_lacks(addon_run):
     expected = [p.pip for p in dependencies.REQUIRED if lacks(python, p.module)]
     assert report["missing_required"] == expected
     target = str(home / ".local" / "share" / "FreeCAD" / "AdditionalPythonPackages")
+    # FreeCAD 0.21's Addon Manager and later pip-install into a subfolder per Python.
+    if tuple(int(v) for v in fc.Version()[:2]) >= (0, 21):
+        target = os.path.join(target, f"py{sys.version_info.major}{sys.version_info.minor}")
     assert data["pip_target"] == target
     if expected:
         (dialog,) = data["dialog"]
