@@ -110,7 +110,5 @@ def _glb(vertices, triangles, folder: str, stem: str) -> dict:
 
 def _stl(vertices, triangles, path: str) -> None:
     """Binary STL through FreeCAD's Mesh module (no optional dependency needed)."""
-    import Mesh  # noqa: PLC0415
-
     corners = np.asarray(vertices)[np.asarray(triangles, dtype=np.int64)]
-    Mesh.Mesh([tuple(p) for p in corners.reshape(-1, 3)]).write(path)
+    meshing.freecad_mesh(corners).write(path)

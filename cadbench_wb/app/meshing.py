@@ -52,6 +52,13 @@ def manifold_of(vertices: np.ndarray, triangles: np.ndarray):
     return solid
 
 
+def freecad_mesh(corners: np.ndarray):
+    """A FreeCAD Mesh from triangles given by their corner points (m, 3, 3)."""
+    import Mesh  # noqa: PLC0415
+
+    return Mesh.Mesh([tuple(p) for p in np.asarray(corners).reshape(-1, 3)])
+
+
 def transformed(vertices: np.ndarray, rotation: np.ndarray, translation: np.ndarray) -> np.ndarray:
     return vertices @ rotation.T + translation
 

@@ -18,6 +18,7 @@ import json
 import os
 import xml.etree.ElementTree as ElementTree
 
+from cadbench_wb.campaign import figures
 from cadbench_wb.campaign.report_page import html_text
 from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, NOT_CHECKED, shown_verdict
 
@@ -146,10 +147,6 @@ def _why_failed(row: dict) -> str:
     return "; ".join(parts) or "FAIL"
 
 
-def _figure(value) -> str:
-    return "-" if value is None else f"{value:.4f}" if isinstance(value, float) else str(value)
-
-
 def failure_body(row: dict) -> str:
     """What a CI viewer shows under a failed test: the candidate, then every metric with its
     value, threshold, verdicts and reason, so nobody has to open the JSON to see why."""
@@ -163,12 +160,12 @@ def failure_body(row: dict) -> str:
             lines.append(f"{metric}: {NOT_APPLICABLE} ({entry.get('reason', '')})")
             continue
         lines.append(
-            f"{metric}: {_figure(entry.get('value'))} (threshold {_figure(entry.get('threshold'))}"
+            f"{metric}: {figures.number(entry.get('value'))} (threshold {figures.number(entry.get('threshold'))}"
             f") {shown}, reachable {entry.get('reachable')}: {entry.get('reason', '')}"
         )
     for name in ("referenceCoverage", "drawingSelfTest"):
         if row.get(name) is not None:
-            lines.append(f"{name}: {_figure(row[name])}")
+            lines.append(f"{name}: {figures.number(row[name])}")
     return "\n".join(lines)
 
 

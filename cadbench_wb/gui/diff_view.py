@@ -103,17 +103,14 @@ def _surface_mesh(shape, deflection: float, max_edge: float | None):
     """A mesh of shape at that deflection; with max_edge, with points inside
     its faces too: a deflection mesh puts a cylinder's points on its two rims only, where
     the distance to the reference is 0 whatever the wall does."""
-    import Mesh  # noqa: PLC0415
-    import numpy as np  # noqa: PLC0415
-
+    from cadbench_wb.app import meshing  # noqa: PLC0415
     from cadbench_wb.metrics.subdivision import subdivided  # noqa: PLC0415
 
-    points, facets = shape.tessellate(deflection)
-    vertices = np.array([(p.x, p.y, p.z) for p in points], dtype=np.float64)
-    corners = vertices[np.asarray(facets, dtype=np.int64)]
+    vertices, triangles = meshing.mesh_of(shape, deflection)
+    corners = vertices[triangles]
     if max_edge is not None:
         corners = subdivided(corners, max_edge)
-    return Mesh.Mesh([tuple(p) for p in corners.reshape(-1, 3)])
+    return meshing.freecad_mesh(corners)
 
 
 def remove_deviation(doc) -> None:
