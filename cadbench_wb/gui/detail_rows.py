@@ -101,6 +101,7 @@ def located_cells(row: Row, entry: dict) -> None:
     if abs(seed_credit - float(located.get("credit") or 0.0)) < 1e-12:
         return
     row.cell_states = dict.fromkeys(LOCATED_COLUMNS, DIFFERS)
+    row.detail = f"{row.key}: located {row.cells[6]}" + (f"; {why}" if why else "")
     targets = [("reference", n) for m in missed for n in _elements(m, "reference")]
     targets += [("candidate", n) for m in missed for n in _elements(m, "candidate")]
     targets += [t for t in geometry_targets(entry) if t[0] == "candidate"]

@@ -99,6 +99,8 @@ class Row:
     # {column: state} for cells that say something else than the row (the located cells
     # of a dimension row whose value match counts it).
     cell_states: dict = dataclasses.field(default_factory=dict)
+    # A line for the message when the row is clicked (why a flagged row is flagged).
+    detail: str = ""
 
     @property
     def colour(self) -> str | None:

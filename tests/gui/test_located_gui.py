@@ -161,6 +161,9 @@ def test_clicking_the_flagged_row_selects_where_it_is_and_where_the_value_was_fo
     # The candidate's Ø10 hole at the drawing's place, and the Ø12 boss the value came from.
     assert (5.0, HOLE_AT) in found
     assert (6.0, BOSS_AT) in found
+    # The message line says why the row is flagged.
+    message = located_run["located_message"]
+    assert "HOLE: located not found: 0 of 1 at its place; value found, but elsewhere" in message
 
 
 def test_the_batch_table_flags_the_candidate_whose_located_recall_differs(located_run):

@@ -241,7 +241,14 @@ def step_click_located_dimension(report):
         [s.ObjectName, [_described(s.Object, n) for n in s.SubElementNames]]
         for s in FreeCADGui.Selection.getSelectionEx()
     ]
-    return scripted.wait_ms(200)
+    report["located_message"] = results().message.text()
+    bar = table.horizontalScrollBar()  # the located cells at the left, for the picture
+    bar.setValue(bar.value() + table.columnViewportPosition(6))
+    return scripted.wait_ms(400)
+
+
+def step_grab_located(report):
+    shot(report, "located_panel")
 
 
 def step_next_candidate(report):
@@ -396,6 +403,7 @@ SCENARIOS = {
         ("score", step_score),
         ("record_score", step_record_score),
         ("click_located_dimension", step_click_located_dimension),
+        ("grab_located", step_grab_located),
         ("score_folder", step_score_folder),
         ("record_folder", step_record_folder),
     ],

@@ -200,6 +200,7 @@ def test_located_cells_name_the_geometry_and_why_a_value_match_is_rejected():
     assert hole.colour_of(6) == COLOURS[panel_model.DIFFERS]
     # Clicked: the reference's hole, the candidate's face there, and the boss's edge.
     assert hole.targets == [("reference", "Face9"), ("candidate", "Face9"), ("candidate", "Edge12")]
+    assert hole.detail.startswith("HOLE: located not found: 0 of 1 at its place; value found")
     # The member off its place first, then those found.
     assert pattern.cells[6] == "partial: 3 of 4 at their place"
     assert pattern.cells[7] == "Face4 → none; Face1 → Face1; Face2 → Face2; +1 more"
@@ -212,7 +213,7 @@ def test_a_row_where_both_matchings_agree_keeps_its_colour_and_targets():
     hole.update(status="not_found", found=None)
     hole["located"].pop("rejectedSeedHit")
     (row, _) = detail_rows.dimension_rows(result)
-    assert row.cell_states == {} and row.state == FAIL
+    assert row.cell_states == {} and row.state == FAIL and row.detail == ""
     assert row.targets == [("candidate", "Edge12"), ("reference", "Face9")]
 
 
