@@ -6,11 +6,12 @@ a depth per face at its level (a base split by a recess has two bottoms), a targ
 reference does not hold has none. The seed-style figures stay as case.yaml states them
 (test_bundled_cases.py); referenceCoverageLocated is the share of targets with a member.
 
-Three cases are known open (strict xfail, so a fix shows): their inferred bindings accept
-a value found on the reference's other features, where a reader takes one pair of faces;
-a face-index binding in case.yaml would settle each, but a generated reference's face
-numbers differ between FreeCAD 0.20 and 1.0 (Face21 here is Face2 there), so it needs a
-binding by place.
+Where a value also stands on the reference's other features, case.yaml binds the target
+to its faces (bearing_block D5, bracket_slot B2 and B4: faces that keep their numbers on
+FreeCAD 0.20 and 1.0). fillet_block is known open (strict xfail, so a fix shows): its
+inferred bindings accept such values, and the faces a binding would name are numbered
+differently by FreeCAD 0.20 and 1.0 (the top is Face2 on one, Face3 on the other), so it
+needs a binding by place.
 """
 
 import os
@@ -64,8 +65,6 @@ MEMBERS = {
     },
 }  # fmt: skip
 OPEN = {
-    "bearing_block": (("D5",), "D5 also takes the base ends' 30 mm steps (x 0 to 30, 90 to 120)"),
-    "bracket_slot": (("B2", "B4"), "B2 and B4 (both 50) each take the other's face pair"),
     "fillet_block": (
         ("L4", "L7", "L13"),
         "L4 takes the boss's R10; L7 and L13 (both 8) each take the other's pair",
