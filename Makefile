@@ -55,6 +55,7 @@ bench: setup
 
 screenshots: setup
 	$(PY) tools/screenshots.py --out out/screenshots
+	$(PY) tools/report_screenshot.py --out out/screenshots
 
 # The workbench scores through the venv (runner.py finds .venv/bin/python from FreeCAD).
 install-wb: setup

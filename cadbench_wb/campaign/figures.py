@@ -20,6 +20,9 @@ from cadbench_wb.metrics.verdicts import FAIL, NOT_CHECKED, PASS
 
 # Per-case ceilings and floors reported beside the metrics (seed 000's internal names).
 CASE_FIGURES = ("referenceCoverage", "drawingSelfTest", "randomHitRate")
+# Located recall beside dimensionRecall (never a verdict): each target counted only on the
+# geometry that carries it. A scoring where it differs from the value match is flagged.
+LOCATED_FIGURES = ("dimensionRecallLocated", "referenceCoverageLocated")
 LABELS = {
     "shapeIoU": "shape fidelity",
     "dimensionRecall": "dimensional accuracy",
@@ -63,9 +66,11 @@ def row_of(submission, case, result: dict | None, unchecked: dict | None = None)
     for metric in ordered_metrics(result.get("verdicts", {})):
         value = result.get(metric, result["verdicts"][metric].get("value"))
         row[metric] = value if isinstance(value, (int, float)) or value is None else None
-    for name in CASE_FIGURES:
+    for name in CASE_FIGURES + LOCATED_FIGURES:
         if name in result:
             row[name] = result[name]
+    if isinstance(result.get("dimensionLocated"), dict):
+        row["locatedDiffers"] = bool(result["dimensionLocated"].get("differs"))
     row["verdicts"] = result.get("verdicts", {})
     row["verdict"] = result["verdict"]
     for name in ("metricFingerprint", "drawingFingerprint"):
@@ -118,6 +123,34 @@ def spread(values) -> dict | None:
     )
 
 
+def located_rows(rows) -> list:
+    """Delivered scorings with located figures (cases with targets)."""
+    return [
+        r
+        for r in rows
+        if r["checked"] and r["delivered"] and r.get("dimensionRecallLocated") is not None
+    ]
+
+
+def located_block(rows) -> dict | None:
+    """Located recall beside dimensionRecall, both as means over the same scorings, and how
+    many of them differ; None when no scoring has located figures."""
+    located = located_rows(rows)
+    if not located:
+        return None
+    means = {}
+    for name in ("dimensionRecall", *LOCATED_FIGURES):
+        values = [r[name] for r in located if r.get(name) is not None]
+        means[name] = {
+            "mean": results.rounded(sum(values) / len(values)) if values else None,
+            "n": len(values),
+        }
+    return {
+        "means": means,
+        "differs": _fraction(sum(r.get("locatedDiffers", False) for r in located), len(located)),
+    }
+
+
 def _metric_verdicts(rows, metric) -> dict:
     counts = {"pass": 0, "fail": 0, "notChecked": 0, "notApplicable": 0, "passReachable": 0}
     for row in rows:
@@ -154,6 +187,7 @@ def block(rows, metrics) -> dict:
         "passedFormal": pass_figure(rows, "formal"),
         "means": means,
         "metricVerdicts": {m: _metric_verdicts(rows, m) for m in metrics},
+        "located": located_block(rows),
     }
 
 
@@ -194,10 +228,21 @@ def system_summary(rows, metrics) -> dict:
             "passedReachable": pass_figure(case_rows, "reachable"),
             "passedFormal": pass_figure(case_rows, "formal"),
             "ranges": {m: spread(metric_values(case_rows, m)) for m in metrics},
+            "located": _case_located(case_rows),
         }
         for case, case_rows in sorted(by_case.items())
     }
     return summary
+
+
+def _case_located(rows) -> dict | None:
+    located = located_rows(rows)
+    if not located:
+        return None
+    return {
+        "dimensionRecallLocated": spread(r["dimensionRecallLocated"] for r in located),
+        "differs": sum(r.get("locatedDiffers", False) for r in located),
+    }
 
 
 def campaign_summary(rows) -> dict:
@@ -344,6 +389,7 @@ def text_summary(document: dict) -> str:
         line += [spread_text(r["means"][m]) for m in metrics]
         lines.append(line)
     out += table(header, lines)
+    out += located_text(document)
     failures = {s: v["failures"] for s, v in summary.items() if v["failures"]}
     unscored = {s: v["notScored"] for s, v in summary.items() if v["notScored"]}
     if failures:
@@ -361,6 +407,52 @@ def text_summary(document: dict) -> str:
             + ", ".join(f"{s} {n}" for s, n in unscored.items()),
         ]
     return "\n".join(out)
+
+
+# Differing scorings listed by name in the terminal summary; the rest are counted.
+LOCATED_LISTED = 12
+
+
+def differing_rows(document: dict) -> list:
+    return [r for r in located_rows(document["scorings"]) if r.get("locatedDiffers")]
+
+
+def located_text(document: dict) -> list[str]:
+    """Located recall beside dimensionRecall per system (means over the same delivered
+    scorings), and the scorings where the two differ; nothing without located figures."""
+    summary = document["summary"]
+    blocks = {s: v.get("located") for s, v in summary.items() if v.get("located")}
+    if not blocks:
+        return []
+    out = [
+        "",
+        "Located dimension recall beside dimensionRecall (verdicts use dimensionRecall; means",
+        "over the same delivered candidates). DIFFERS: a value found, but not on the geometry",
+        "that carries it, or a pattern member wrong:",
+    ]
+    header = ["system", "dimensionRecall", "dimensionRecallLocated", "referenceCoverageLocated"]
+    header.append("DIFFERS")
+    lines = [
+        [system]
+        + [
+            f"{number(b['means'][n]['mean'])} ({b['means'][n]['n']})"
+            for n in ("dimensionRecall", *LOCATED_FIGURES)
+        ]
+        + [f"{b['differs']['count']} of {b['differs']['of']}"]
+        for system, b in blocks.items()
+    ]
+    out += table(header, lines)
+    differing = differing_rows(document)
+    for row in differing[:LOCATED_LISTED]:
+        out.append(
+            f"  DIFFERS {row['system']}/{row['run']}/{row['case']}: dimensionRecall "
+            f"{number(row.get('dimensionRecall'))}, located {number(row['dimensionRecallLocated'])}"
+            f" (coverage {number(row.get('referenceCoverage'))}, located "
+            f"{number(row.get('referenceCoverageLocated'))})"
+        )
+    if len(differing) > LOCATED_LISTED:
+        out.append(f"  ... and {len(differing) - LOCATED_LISTED} more (report.html lists all)")
+    return out
 
 
 def case_table(document: dict, metric: str) -> list[str]:

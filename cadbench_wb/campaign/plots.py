@@ -133,6 +133,33 @@ def pass_rates_png(summary: dict) -> bytes:
     return _png(figure)
 
 
+def located_png(rows, systems: list[str]) -> bytes:
+    """Per delivered scoring: dimensionRecall (the value match) against located recall. On
+    the diagonal they agree; below it the value match counted values found elsewhere."""
+    figure = Figure(figsize=(4.6, 4.2))
+    axes = figure.subplots()
+    axes.plot([0, 1], [0, 1], color="#999", linestyle=":", linewidth=1)
+    for index, system in enumerate(systems):
+        points = [
+            (r["dimensionRecall"], r["dimensionRecallLocated"])
+            for r in figures.located_rows(rows)
+            if r["system"] == system and r.get("dimensionRecall") is not None
+        ]
+        if points:
+            x, y = zip(*points, strict=True)
+            axes.scatter(x, y, s=18, alpha=0.75, color=_color(index), label=system)
+    axes.set_xlim(-0.03, 1.03)
+    axes.set_ylim(-0.03, 1.03)
+    axes.set_aspect("equal")
+    axes.set_xlabel("dimensionRecall (value match; the verdict)")
+    axes.set_ylabel("dimensionRecallLocated")
+    if axes.get_legend_handles_labels()[1]:
+        axes.legend(fontsize=8, loc="upper left")
+    axes.set_title("Located against value-matched recall", fontsize=10)
+    figure.tight_layout()
+    return _png(figure)
+
+
 def _rows_against_threshold(axes, labels, threshold, start: float = 0.0) -> None:
     """One labelled row per entry, top to bottom, on a start..1 axis with the threshold."""
     if threshold is not None:

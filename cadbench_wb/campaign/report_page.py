@@ -22,6 +22,7 @@ input.filter { margin: .3em 0; padding: .2em .4em; width: 24em; }
 th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .PASS { color: #1a7f37; } .FAIL { color: #c0392b; } .NC { color: #8a6d00; }
+.DIFF { color: #7b1fa2; font-weight: 600; }
 .note { color: #555; } img { max-width: 100%; border: 1px solid #eee; margin: .3em 0; }
 code { background: #f6f6f6; padding: 0 .2em; }
 """
@@ -229,6 +230,61 @@ def _metric(document: dict, metric: str) -> list[str]:
     ]
 
 
+def _located(document: dict) -> list[str]:
+    """Located recall beside dimensionRecall: per system, a scatter of the two, and every
+    scoring where they differ (nothing when no scoring has located figures)."""
+    summary = document["summary"]
+    blocks = {s: v.get("located") for s, v in summary.items() if v.get("located")}
+    if not blocks:
+        return []
+    names = ("dimensionRecall", *figures.LOCATED_FIGURES)
+    rows = [
+        [_e(system)]
+        + [_e(f"{figures.number(b['means'][n]['mean'])} ({b['means'][n]['n']})") for n in names]
+        + [_e(f"{b['differs']['count']} of {b['differs']['of']}")]
+        for system, b in blocks.items()
+    ]
+    differing = [
+        [
+            _e(r["system"]),
+            _e(r["run"]),
+            _e(r["case"]),
+            _e(figures.number(r.get("dimensionRecall"))),
+            _e(figures.number(r["dimensionRecallLocated"])),
+            _e(figures.number(r.get("referenceCoverage"))),
+            _e(figures.number(r.get("referenceCoverageLocated"))),
+            _score_link(r),
+        ]
+        for r in figures.differing_rows(document)
+    ]
+    parts = [
+        "<h2 id='located'>Located dimension recall</h2><p class='note'>Beside seed 000's dimensionRecall, "
+        "never instead of it (the verdicts use dimensionRecall): <b>dimensionRecallLocated</b> "
+        "counts a target only where the geometry that carries it on the reference lands on "
+        "the candidate, a pattern per member; <b>referenceCoverageLocated</b> is its ceiling. "
+        "<span class='DIFF'>DIFFERS</span>: a value found, but elsewhere, or one member of a "
+        "pattern wrong (each scoring's JSON says which target and why).</p>",
+        _table(["system", *(f"{n} mean (n)" for n in names), "DIFFERS"], rows),
+        _img(plots.located_png(document["scorings"], list(summary)), "located recall"),
+    ]
+    if differing:
+        header = ["system", "run", "case", "dimensionRecall", "dimensionRecallLocated"]
+        header += ["referenceCoverage", "referenceCoverageLocated", "result"]
+        parts += [
+            "<h3>Scorings where they differ</h3>",
+            _table(header, differing, numeric_from=3, table_id="located"),
+        ]
+    return parts
+
+
+def _located_cell(row: dict) -> str:
+    value = row.get("dimensionRecallLocated")
+    if value is None:
+        return "-"
+    flag = " <span class='DIFF'>DIFFERS</span>" if row.get("locatedDiffers") else ""
+    return _e(figures.number(value)) + flag
+
+
 def _delivery_text(row: dict) -> str:
     if not row["checked"]:
         return f"NOT CHECKED: {(row['notChecked'] or {}).get('detail', '')}"
@@ -254,6 +310,7 @@ def _metric_cell(row: dict, metric: str) -> str:
 
 def _scorings(document: dict) -> list[str]:
     metrics = document["metrics"]
+    located = bool(figures.located_rows(document["scorings"]))
     rows = [
         [
             _e(row["system"]),
@@ -266,10 +323,11 @@ def _scorings(document: dict) -> list[str]:
             _score_link(row),
         ]
         + [_metric_cell(row, m) for m in metrics]
+        + ([_located_cell(row)] if located else [])
         for row in document["scorings"]
     ]
     header = ["system", "run", "case", "candidate", "reachable", "formal", "delivery", "result"]
-    header += metrics
+    header += metrics + (["dimensionRecallLocated"] if located else [])
     parts = [
         "<h2>Every scoring</h2>",
         _table(header, rows, numeric_from=8, table_id="scorings"),
@@ -294,6 +352,8 @@ def html_text(document: dict) -> str:
     parts += _groups_and_verdicts(summary, metrics)
     for metric in metrics:
         parts += _metric(document, metric)
+        if metric == "dimensionRecall":
+            parts += _located(document)
     parts += _scorings(document)
     parts.append(f"<script>{SCRIPT}</script></body></html>\n")
     return "\n".join(parts)

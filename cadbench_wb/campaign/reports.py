@@ -91,6 +91,9 @@ def csv_text(document: dict) -> str:
         "drawingSelfTest",
         "randomHitRate.length",
         "randomHitRate.angle",
+        "dimensionRecallLocated",
+        "referenceCoverageLocated",
+        "locatedDiffers",
         "candidateSha256",
         "metricFingerprint",
     ]
@@ -125,6 +128,9 @@ def csv_text(document: dict) -> str:
             row.get("drawingSelfTest"),
             rates.get("length"),
             rates.get("angle"),
+            row.get("dimensionRecallLocated"),
+            row.get("referenceCoverageLocated"),
+            row.get("locatedDiffers"),
             row.get("candidateSha256"),
             row.get("metricFingerprint"),
         ]
@@ -163,9 +169,11 @@ def failure_body(row: dict) -> str:
             f"{metric}: {figures.number(entry.get('value'))} (threshold {figures.number(entry.get('threshold'))}"
             f") {shown}, reachable {entry.get('reachable')}: {entry.get('reason', '')}"
         )
-    for name in ("referenceCoverage", "drawingSelfTest"):
+    for name in ("referenceCoverage", "drawingSelfTest", *figures.LOCATED_FIGURES):
         if row.get(name) is not None:
             lines.append(f"{name}: {figures.number(row[name])}")
+    if row.get("locatedDiffers"):
+        lines.append("located recall DIFFERS from dimensionRecall (the verdict uses the latter)")
     return "\n".join(lines)
 
 

@@ -4,6 +4,7 @@ result sections the metric stages write. Pure Python, like panel_model: the figu
 read, never recomputed, and a section in an unknown shape still shows as generic rows."""
 
 from cadbench_wb.gui.panel_model import (
+    DIFFERS,
     FAIL,
     GEOMETRY_KEYS,
     NOT_CHECKED,
@@ -53,12 +54,112 @@ def dimension_rows(result: dict) -> list[Row]:
             status,
             geometry_text(entry),
         ]
-        tip = entry_tooltip(entry)
-        rows.append(Row(ident, cells, item_state(status), tip, geometry_targets(entry)))
+        state = item_state(status)
+        row = Row(ident, cells, state, entry_tooltip(entry), geometry_targets(entry))
+        located_cells(row, entry)
+        rows.append(row)
     return rows
 
 
-DIMENSION_COLUMNS = ("Id", "Kind", "Target", "Found", "Status", "Geometry")
+DIMENSION_COLUMNS = (
+    "Id",
+    "Kind",
+    "Target",
+    "Found",
+    "Status",
+    "Geometry",
+    "Located",
+    "Located geometry (ref. → cand.)",
+    "Why (located)",
+)
+LOCATED_COLUMNS = (6, 7, 8)
+# Members named in the Located geometry cell (those off their place first); the tooltip
+# lists every member.
+LOCATED_SHOWN = 3
+
+
+def located_cells(row: Row, entry: dict) -> None:
+    """Append the located cells to a dimension row: the located outcome, the reference and
+    candidate geometry of its members, and why a value the value match counts is rejected.
+    A row whose two matchings disagree is flagged (DIFFERS) and, clicked, selects both the
+    geometry that carries the target and the candidate geometry the value was found on."""
+    located = entry.get("located")
+    if not isinstance(located, dict):
+        row.cells += ["-", "-", ""]
+        return
+    members = [m for m in located.get("members") or [] if isinstance(m, dict)]
+    missed = [m for m in members if m.get("status") != "found"]
+    unmeasurable = (entry.get("unmeasurableReason") or {}).get("text")
+    why = located.get("rejectedSeedHit") or located.get("reason") or unmeasurable or ""
+    row.cells += [
+        located_text(located),
+        _members_text(missed + [m for m in members if m not in missed]),
+        why,
+    ]
+    row.tooltip = "\n".join(filter(None, [row.tooltip, _located_tooltip(located, members)]))
+    seed_credit = 1.0 if entry.get("status") == "found" else 0.0
+    if abs(seed_credit - float(located.get("credit") or 0.0)) < 1e-12:
+        return
+    row.cell_states = dict.fromkeys(LOCATED_COLUMNS, DIFFERS)
+    row.detail = f"{row.key}: located {row.cells[6]}" + (f"; {why}" if why else "")
+    targets = [("reference", n) for m in missed for n in _elements(m, "reference")]
+    targets += [("candidate", n) for m in missed for n in _elements(m, "candidate")]
+    targets += [t for t in geometry_targets(entry) if t[0] == "candidate"]
+    row.targets = list(dict.fromkeys(targets)) or row.targets
+
+
+def located_text(located: dict) -> str:
+    """'found', 'partial: 3 of 4 at their place', 'not found: 0 of 1 at its place'."""
+    status = located.get("status") or "-"
+    found, total = located.get("found", 0), located.get("total", 0)
+    if status == "not_measurable_on_reference":
+        return "not measurable"
+    place = "its place" if total == 1 else "their place"
+    if status == "found":
+        return "found" if total == 1 else f"found: {total} of {total} at their place"
+    return f"{words(status)}: {found} of {total} at {place}"
+
+
+def _elements(member: dict, role: str) -> list[str]:
+    side = member.get(role) or {}
+    return [g["element"] for g in side.get("geometry") or [] if g.get("element")]
+
+
+def _member_text(member: dict) -> str:
+    reference = "+".join(_elements(member, "reference")) or "?"
+    candidate = member.get("candidate")
+    if not candidate:
+        return f"{reference} → none"
+    text = f"{reference} → {'+'.join(_elements(member, 'candidate'))}"
+    if member.get("status") != "found":
+        value = candidate.get("value")
+        text += f" ({number_text(value, 3) if value is not None else 'unmeasured'})"
+    return text
+
+
+def _members_text(members: list) -> str:
+    shown = [_member_text(m) for m in members[:LOCATED_SHOWN]]
+    if len(members) > LOCATED_SHOWN:
+        shown.append(f"+{len(members) - LOCATED_SHOWN} more")
+    return "; ".join(shown) or "-"
+
+
+def _located_tooltip(located: dict, members: list) -> str:
+    lines = [f"located: {located_text(located)} (binding {located.get('binding', '-')})"]
+    for member in members:
+        where = [
+            f"{g.get('element')} {g.get('type', '')} at "
+            + ", ".join(number_text(x, 3) for x in g.get("centre") or [])
+            for g in (member.get("reference") or {}).get("geometry") or []
+        ]
+        lines.append(
+            f"  {words(member.get('status', ''))}: {_member_text(member)}; ref. {'; '.join(where)}"
+        )
+    if located.get("rejectedSeedHit"):
+        lines.append(located["rejectedSeedHit"])
+    return "\n".join(lines)
+
+
 ENTRY_COLUMNS = ("Item", "Status", "Detail", "Geometry")
 
 

@@ -465,7 +465,8 @@ class ResultsPanel(QtWidgets.QWidget):
         self._sync_visibility()
         if selected:
             note = tr(" (diff hidden: the Diff tab shows it again)") if diff else ""
-            self.show_message(tr("Selected {}").format(", ".join(selected)) + note)
+            detail = f"\n{rows[row].detail}" if rows[row].detail else ""
+            self.show_message(tr("Selected {}").format(", ".join(selected)) + note + detail)
         return selected
 
     # -- diff and alignment --------------------------------------------------------------

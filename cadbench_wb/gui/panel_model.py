@@ -41,6 +41,10 @@ PASS, FAIL, NOT_CHECKED, NOT_APPLICABLE, NOT_RUN = (
     "not run",
 )
 
+# Located recall beside seed 000's (never a verdict): the two agree, or they DIFFER (a
+# value found, but not on the geometry that carries it; one member of a pattern wrong).
+AGREES, DIFFERS = "agrees", "DIFFERS"
+
 # Background colours per state (light enough for black text, distinct for colour-blind
 # users by brightness as well as hue); the text of the cell always says the state too.
 COLOURS = {
@@ -49,6 +53,7 @@ COLOURS = {
     NOT_CHECKED: "#ffe9a8",
     NOT_APPLICABLE: "#e6e6e6",
     NOT_RUN: "#e6e6e6",
+    DIFFERS: "#e1bee7",  # violet: not a verdict, so neither the pass green nor the fail red
 }
 
 # The diff objects: (RGB 0..1, transparency percent). Grey and see-through for what both
@@ -91,10 +96,18 @@ class Row:
     state: str = ""
     tooltip: str = ""
     targets: list = dataclasses.field(default_factory=list)
+    # {column: state} for cells that say something else than the row (the located cells
+    # of a dimension row whose value match counts it).
+    cell_states: dict = dataclasses.field(default_factory=dict)
+    # A line for the message when the row is clicked (why a flagged row is flagged).
+    detail: str = ""
 
     @property
     def colour(self) -> str | None:
         return COLOURS.get(self.state)
+
+    def colour_of(self, column: int) -> str | None:
+        return COLOURS.get(self.cell_states.get(column, self.state))
 
 
 def number_text(value, digits: int = 4) -> str:
@@ -157,7 +170,40 @@ def metric_rows(result: dict) -> list[Row]:
     verdicts = result.get("verdicts") or {}
     names = [m for m, _ in METRICS] + sorted(set(verdicts) - {m for m, _ in METRICS})
     labels = dict(METRICS)
-    return [_metric_row(name, labels.get(name, name), verdicts.get(name)) for name in names]
+    rows = []
+    for name in names:
+        rows.append(_metric_row(name, labels.get(name, name), verdicts.get(name)))
+        if name == "dimensionRecall" and located_row(result) is not None:
+            rows.append(located_row(result))
+    return rows
+
+
+def located_row(result: dict) -> Row | None:
+    """Located recall right under dimensionRecall, in the same columns (value, ceiling =
+    referenceCoverageLocated); its verdict cell says whether the two agree, never PASS or
+    FAIL: the verdict is seed 000's (None when the result has no located figures)."""
+    located = result.get("dimensionLocated")
+    if not located or result.get("dimensionRecallLocated") is None:
+        return None
+    differs = bool(located.get("differs"))
+    flag = DIFFERS if differs else AGREES
+    tip = (
+        "located recall: each target counts only where the geometry that carries it on the "
+        "reference lands on the candidate (a pattern per member); "
+        f"{located.get('membersFound', 0)} of {located.get('membersTotal', 0)} members at "
+        "their place. Not a verdict: dimensionRecall (the value match) decides."
+    )
+    if differs:
+        tip += "\nIt differs from the value match: see the Located column of the Dimensions tab."
+    cells = [
+        "Located recall (dimensionRecallLocated)",
+        number_text(result["dimensionRecallLocated"]),
+        "-",
+        flag,
+        "-",
+        number_text(result.get("referenceCoverageLocated")),
+    ]
+    return Row("dimensionRecallLocated", cells, DIFFERS if differs else "", tip)
 
 
 def _metric_row(metric: str, label: str, entry: dict | None) -> Row:
@@ -402,7 +448,8 @@ def batch_row(name: str, outcome: dict) -> Row:
         elif entry.get("applicable") is False:
             cells.append(NOT_APPLICABLE)
         else:
-            cells.append(f"{number_text(entry.get('value'))} {entry.get('verdict', '')}".strip())
+            text = f"{number_text(entry.get('value'))} {entry.get('verdict', '')}".strip()
+            cells.append(text + (located_flag(result) if metric == "dimensionRecall" else ""))
     verdict = result.get("verdict") or {}
     cells += [verdict.get("formal", NOT_CHECKED), verdict.get("reachable", NOT_CHECKED)]
     tip = delivery_text(result)
@@ -412,6 +459,15 @@ def batch_row(name: str, outcome: dict) -> Row:
     if failing:
         tip += "\n" + "\n".join(failing)
     return Row(name, cells, state_of(verdict.get("formal")), tip)
+
+
+def located_flag(result: dict) -> str:
+    """' (located 0.7500 DIFFERS)' after a dimensionRecall that located recall disagrees
+    with; empty when they agree or there is no located figure."""
+    row = located_row(result)
+    if row is None or row.state != DIFFERS:
+        return ""
+    return f" (located {row.cells[1]} {DIFFERS})"
 
 
 def drawing_files(result: dict) -> dict:

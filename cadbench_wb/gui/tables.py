@@ -25,16 +25,18 @@ def new_table(columns, parent=None, stretch_last: bool = True):
 
 def fill(table, rows: list, colour_columns=None, translate_cells=(0,)) -> None:
     """Put rows (panel_model.Row) into table; the state colours colour_columns (all cells
-    when None) and the tooltip goes on every cell."""
+    when None), a cell with a state of its own (Row.cell_states) is coloured by it, and the
+    tooltip goes on every cell."""
     table.setRowCount(len(rows))
     for r, row in enumerate(rows):
-        colour = row.colour
+        cell_states = getattr(row, "cell_states", {})
         for c, text in enumerate(row.cells):
             shown = translate("CadBench", str(text)) if c in translate_cells else str(text)
             item = QtWidgets.QTableWidgetItem(shown)
             if row.tooltip:
                 item.setToolTip(row.tooltip)
-            if colour and (colour_columns is None or c in colour_columns):
+            colour = row.colour_of(c) if hasattr(row, "colour_of") else row.colour
+            if colour and (colour_columns is None or c in colour_columns or c in cell_states):
                 item.setBackground(QtGui.QBrush(QtGui.QColor(colour)))
                 item.setForeground(QtGui.QBrush(QtGui.QColor("#000000")))
             item.setData(ROW_ROLE, r)
@@ -61,22 +63,23 @@ def fit_height(table, max_rows: int = 12) -> None:
 
 
 def contents(table) -> list[dict]:
-    """What the table shows: per row its cells, colour (background of the last coloured
-    cell) and tooltip."""
+    """What the table shows: per row its cells, colour (background of the first coloured
+    cell: the row's state), each cell's colour and the tooltip."""
     out = []
     for r in range(table.rowCount()):
-        cells, colour, tip = [], None, ""
+        cells, colours, tip = [], [], ""
         for c in range(table.columnCount()):
             item = table.item(r, c)
             if item is None:
                 cells.append("")
+                colours.append(None)
                 continue
             cells.append(item.text())
             brush = item.background()
-            if brush.style() != Qt.BrushStyle.NoBrush:
-                colour = brush.color().name()
+            colours.append(brush.color().name() if brush.style() != Qt.BrushStyle.NoBrush else None)
             tip = tip or item.toolTip()
-        out.append({"cells": cells, "colour": colour, "tooltip": tip})
+        colour = next((x for x in colours if x), None)
+        out.append({"cells": cells, "colour": colour, "cell_colours": colours, "tooltip": tip})
     return out
 
 

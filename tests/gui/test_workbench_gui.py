@@ -282,3 +282,17 @@ def test_deviation_is_freecads_inspection_of_the_aligned_candidate(gui_run):
         count > 10 and low == pytest.approx(1.0, abs=0.01) and high == pytest.approx(1.0, abs=0.01)
     )
     assert "Deviation shown" in deviation["message"]
+
+
+def test_located_recall_agreeing_with_the_value_match_is_shown_unflagged(gui_run):
+    if not HAS_DIMENSIONS:
+        pytest.skip("the dimension stage is not built yet")
+    # The Ø10 hole drilled Ø12 in its place: wrong for both matchings, L, W, H right for
+    # both, so located recall is 3/4 too and the row says they agree.
+    located = _row(gui_run["panel"]["metrics"], "(dimensionRecallLocated)")
+    assert located["cells"][1:4] == ["0.7500", "-", panel_model.AGREES]
+    assert located["colour"] is None
+    hole = {r["cells"][0]: r for r in gui_run["panel"]["dimensions"]}["HOLE"]
+    assert hole["cells"][6] == "not found: 0 of 1 at its place"
+    assert hole["cells"][7].endswith("(12.000)")
+    assert set(hole["cell_colours"]) == {panel_model.COLOURS["FAIL"]}

@@ -210,6 +210,47 @@ def step_click_failed_dimension(report):
     return scripted.wait_ms(200)
 
 
+def _described(obj, name):
+    """What a selected sub-element is, read off the real shape: type, radius, centre."""
+    element = obj.Shape.getElement(name)
+    geometry = element.Surface if name.startswith("Face") else element.Curve
+    entry = {"element": name, "type": type(geometry).__name__}
+    if hasattr(geometry, "Radius"):
+        entry["radius"] = round(geometry.Radius, 6)
+    centre = getattr(geometry, "Center", None)
+    if centre is None and name.startswith("Face"):
+        centre = element.CenterOfMass
+    if centre is not None:
+        point = obj.Placement.multVec(centre)
+        entry["centre"] = [round(point.x, 6), round(point.y, 6), round(point.z, 6)]
+    return entry
+
+
+def step_click_located_dimension(report):
+    """Click the dimension row whose value the value match finds but located matching
+    rejects (CADBENCH_GUI_LOCATED_ROW): both places are selected, each sub-element reported
+    with its geometry."""
+    table = results().dimension_table
+    results().tabs.setCurrentWidget(table)
+    scripted.process_events()
+    rows = tables.contents(table)
+    index = [r["cells"][0] for r in rows].index(ENV["CADBENCH_GUI_LOCATED_ROW"])
+    FreeCADGui.Selection.clearSelection()
+    click(table.viewport(), table.visualItemRect(table.item(index, 0)).center())
+    report["located_selection"] = [
+        [s.ObjectName, [_described(s.Object, n) for n in s.SubElementNames]]
+        for s in FreeCADGui.Selection.getSelectionEx()
+    ]
+    report["located_message"] = results().message.text()
+    bar = table.horizontalScrollBar()  # the located cells at the left, for the picture
+    bar.setValue(bar.value() + table.columnViewportPosition(6))
+    return scripted.wait_ms(400)
+
+
+def step_grab_located(report):
+    shot(report, "located_panel")
+
+
 def step_next_candidate(report):
     """After Show diff, choose a candidate again: the reference and the candidate are shown
     (the diff that hid them is gone), never an empty 3D view."""
@@ -352,6 +393,17 @@ SCENARIOS = {
         ("next_candidate", step_next_candidate),
         ("broken_candidate", step_broken_candidate),
         ("record_broken", step_record_broken),
+        ("score_folder", step_score_folder),
+        ("record_folder", step_record_folder),
+    ],
+    # Located recall beside the value match: a case whose candidate fools the value match.
+    "located": [
+        ("activate", step_activate),
+        ("open_case", step_open_case),
+        ("score", step_score),
+        ("record_score", step_record_score),
+        ("click_located_dimension", step_click_located_dimension),
+        ("grab_located", step_grab_located),
         ("score_folder", step_score_folder),
         ("record_folder", step_record_folder),
     ],

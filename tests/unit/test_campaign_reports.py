@@ -205,3 +205,81 @@ def test_plot_axis_zooms_in_when_every_value_sits_high_and_not_otherwise():
     assert plots.axis_start([0.93, 0.99, 1.0], 0.9) == pytest.approx(0.85)
     # A value of 0.4 needs the whole axis.
     assert plots.axis_start([0.4, 0.99], 0.9) == 0.0
+
+
+def located_scored(recall, located, differs):
+    """A scoring with dimension figures: value-matched recall, located recall (coverage 1
+    on both), and whether the scorer found them to differ."""
+    result = {"delivered": True, "failure": None, "metricFingerprint": "f" * 16}
+    result.update(dimensionRecall=recall, referenceCoverage=1.0)
+    result.update(dimensionRecallLocated=located, referenceCoverageLocated=1.0)
+    result["dimensionLocated"] = {"differs": differs, "membersFound": 3, "membersTotal": 4}
+    result["verdicts"] = {"dimensionRecall": verdicts.verdict("dimensionRecall", recall)}
+    return results.finish(result)
+
+
+def located_document():
+    """k1: the value match finds 1.0, located 0.75 (a value found elsewhere); k2: both 0.5."""
+    rows = [
+        figures.row_of(Submission("s", "r1", "k1", "/s/x.step"), CASES[0],
+                       located_scored(1.0, 0.75, True)),
+        figures.row_of(Submission("s", "r1", "k2", "/s/y.step"), CASES[1],
+                       located_scored(0.5, 0.5, False)),
+    ]  # fmt: skip
+    document = document_of(VALUES)
+    document.update(
+        scorings=rows,
+        metrics=figures.rows_metrics(rows),
+        thresholds={"dimensionRecall": 0.95},
+        summary=figures.campaign_summary(rows),
+    )
+    return document
+
+
+def test_located_recall_is_summarised_beside_dimension_recall_over_the_same_scorings():
+    located = located_document()["summary"]["s"]["located"]
+    means = {k: v["mean"] for k, v in located["means"].items()}
+    assert means == {
+        "dimensionRecall": 0.75,
+        "dimensionRecallLocated": 0.625,
+        "referenceCoverageLocated": 1.0,
+    }
+    assert located["differs"] == {"count": 1, "of": 2, "rate": 0.5}
+    cases = located_document()["summary"]["s"]["cases"]
+    assert cases["k1"]["located"]["differs"] == 1 and cases["k2"]["located"]["differs"] == 0
+    # Without located figures (shape only) there is no located block.
+    assert document_of(VALUES)["summary"]["s"]["located"] is None
+
+
+def test_terminal_summary_lists_the_scorings_where_located_recall_differs():
+    text = figures.text_summary(located_document())
+    assert "Located dimension recall beside dimensionRecall" in text
+    assert "0.7500 (2)" in text and "0.6250 (2)" in text and "1 of 2" in text
+    assert "DIFFERS s/r1/k1: dimensionRecall 1.0000, located 0.7500" in text
+    assert "s/r1/k2:" not in text
+    assert "Located dimension recall" not in figures.text_summary(document_of(VALUES))
+
+
+def test_csv_and_junit_carry_the_located_figures_and_the_flag():
+    document = located_document()
+    lines = list(csv.DictReader(io.StringIO(reports.csv_text(document))))
+    assert [(x["dimensionRecallLocated"], x["locatedDiffers"]) for x in lines] == [
+        ("0.75", "true"),
+        ("0.5", "false"),
+    ]
+    tree = ElementTree.fromstring(reports.junit_text(document))
+    cases = {c.get("name"): c for c in tree.iter("testcase")}
+    body = cases["k2"].find("failure").text  # 0.5 < 0.95 fails
+    assert "dimensionRecallLocated: 0.5000" in body and "DIFFERS" not in body
+
+
+def test_report_page_has_a_located_section_and_flags_each_differing_scoring():
+    page = reports.html_text(located_document())
+    assert "<h2 id='located'>Located dimension recall</h2>" in page
+    # Right after the dimensionRecall section, before the list of every scoring.
+    assert page.index("id='located'") < page.index("<h2>Every scoring</h2>")
+    assert page.count("<img") == 3 + 1  # pass rates, dimensionRecall's two, the scatter
+    assert "data-table='located'" in page and page.count("href='scores/s/r1/k1.json'") == 2
+    assert "0.7500 <span class='DIFF'>DIFFERS</span>" in page
+    assert "0.5000 <span class='DIFF'>" not in page
+    assert "id='located'" not in reports.html_text(document_of(VALUES))

@@ -101,12 +101,130 @@ def test_dimension_rows_colour_by_status_and_point_at_geometry():
         "40.000",
         "found",
         "cand. Face1+Face6; ref. Edge5",
+        "-",  # a result without located matching: its columns say so
+        "-",
+        "",
     ]
     assert rows[1].cells[2:5] == ["Ø11.000 ±0.055", "-", "not found"]
     assert rows[1].targets == [("reference", "Edge41")]
     assert rows[3].cells[2] == "63.430°"
     assert rows[3].targets == [("candidate", "Face2"), ("candidate", "Face7")]
     assert rows[2].targets == []
+
+
+def _member(status, reference, candidate=None, value=None):
+    geometry = [{"element": reference, "type": "cylinder", "centre": [95.0, 30.0, 5.0]}]
+    member = {"status": status, "reference": {"geometry": geometry, "value": 12.0}}
+    member["candidate"] = (
+        None
+        if candidate is None
+        else {"geometry": [{"element": candidate, "type": "cylinder"}], "value": value}
+    )
+    return member
+
+
+def _located_result():
+    """A value found on an unrelated boss (HOLE) and a 4-hole pattern with one member off
+    (PATTERN): value match 2/2, located (0 + 3/4) / 2."""
+    hole = {
+        "id": "HOLE",
+        "kind": "diameter",
+        "target": 12.0,
+        "found": 12.0,
+        "status": "found",
+        "candidateGeometry": ["Edge12"],
+        "referenceGeometry": ["Face9"],
+        "located": {
+            "binding": "inferred",
+            "status": "not_found",
+            "found": 0,
+            "total": 1,
+            "credit": 0.0,
+            "members": [_member("wrong_value", "Face9", "Face9", 10.0)],
+            "rejectedSeedHit": "value found, but elsewhere: circle Edge12 measures "
+            "12, 25.5 mm from the reference geometry",
+        },
+    }
+    members = [_member("found", f"Face{i}", f"Face{i}", 6.0) for i in (1, 2, 3)]
+    members.append(_member("no_geometry_here", "Face4"))
+    pattern = {
+        "id": "PATTERN",
+        "kind": "diameter",
+        "target": 6.0,
+        "found": 6.0,
+        "status": "found",
+        "candidateGeometry": ["Face1"],
+        "referenceGeometry": ["Face1"],
+        "located": {
+            "binding": "inferred",
+            "status": "partial",
+            "found": 3,
+            "total": 4,
+            "credit": 0.75,
+            "members": members,
+        },
+    }
+    return _result(
+        dimensions=[hole, pattern], dimensionRecall=1.0, dimensionRecallLocated=0.375,
+        referenceCoverageLocated=1.0,
+        dimensionLocated={"differs": True, "membersFound": 3, "membersTotal": 5},
+    )  # fmt: skip
+
+
+def test_located_recall_is_a_row_under_dimension_recall_that_flags_a_difference():
+    rows = panel_model.metric_rows(_located_result())
+    keys = [r.key for r in rows]
+    assert keys.index("dimensionRecallLocated") == keys.index("dimensionRecall") + 1
+    located = rows[keys.index("dimensionRecallLocated")]
+    assert located.cells[1:] == ["0.3750", "-", panel_model.DIFFERS, "-", "1.0000"]
+    assert located.colour == COLOURS[panel_model.DIFFERS]
+    agreeing = _located_result()
+    agreeing["dimensionLocated"]["differs"] = False
+    row = next(r for r in panel_model.metric_rows(agreeing) if r.key == "dimensionRecallLocated")
+    assert row.cells[3] == panel_model.AGREES and row.colour is None
+    # Without located figures (an older result, a scoring without a case) there is no row.
+    assert "dimensionRecallLocated" not in [r.key for r in panel_model.metric_rows(_result())]
+
+
+def test_located_cells_name_the_geometry_and_why_a_value_match_is_rejected():
+    hole, pattern = detail_rows.dimension_rows(_located_result())
+    assert hole.state == PASS  # the row is the value match's
+    assert hole.cells[6:] == [
+        "not found: 0 of 1 at its place",
+        "Face9 → Face9 (10.000)",
+        "value found, but elsewhere: circle Edge12 measures 12, 25.5 mm from the reference "
+        "geometry",
+    ]
+    assert hole.cell_states == dict.fromkeys(detail_rows.LOCATED_COLUMNS, panel_model.DIFFERS)
+    assert hole.colour_of(0) == COLOURS[PASS]
+    assert hole.colour_of(6) == COLOURS[panel_model.DIFFERS]
+    # Clicked: the reference's hole, the candidate's face there, and the boss's edge.
+    assert hole.targets == [("reference", "Face9"), ("candidate", "Face9"), ("candidate", "Edge12")]
+    assert hole.detail.startswith("HOLE: located not found: 0 of 1 at its place; value found")
+    # The member off its place first, then those found.
+    assert pattern.cells[6] == "partial: 3 of 4 at their place"
+    assert pattern.cells[7] == "Face4 → none; Face1 → Face1; Face2 → Face2; +1 more"
+    assert "Face3 → Face3" in pattern.tooltip  # every member is in the tooltip
+
+
+def test_a_row_where_both_matchings_agree_keeps_its_colour_and_targets():
+    result = _located_result()
+    hole = result["dimensions"][0]
+    hole.update(status="not_found", found=None)
+    hole["located"].pop("rejectedSeedHit")
+    (row, _) = detail_rows.dimension_rows(result)
+    assert row.cell_states == {} and row.state == FAIL and row.detail == ""
+    assert row.targets == [("candidate", "Edge12"), ("reference", "Face9")]
+
+
+def test_the_batch_row_flags_a_differing_located_recall():
+    result = _located_result()
+    result["verdicts"]["dimensionRecall"]["value"] = 1.0
+    result["verdicts"]["dimensionRecall"]["verdict"] = PASS
+    row = panel_model.batch_row("c.step", {"result": result})
+    assert row.cells[2] == f"1.0000 PASS (located 0.3750 {panel_model.DIFFERS})"
+    result["dimensionLocated"]["differs"] = False
+    assert panel_model.batch_row("c.step", {"result": result}).cells[2] == "1.0000 PASS"
 
 
 def test_entries_in_either_shape_become_rows():
