@@ -91,8 +91,8 @@ def test_a_thread_table_is_sealed_in_the_metric_stamp(package_copy):
 
 
 def test_a_missing_registered_module_fails_the_stamp_loudly(package_copy):
-    os.remove(os.path.join(package_copy, "app", "thread_stage.py"))
-    with pytest.raises(registry.MetricNotLoadable, match="thread_stage"):
+    os.remove(os.path.join(package_copy, "app/thread_stage.py"))
+    with pytest.raises(registry.MetricNotLoadable, match="cadbench_wb.app.thread_stage"):
         _stamps(package_copy)
     fingerprint.sealed_files.cache_clear()
 
