@@ -208,6 +208,7 @@ def load_case(path: str) -> Case:
         _fail(file, data, "drawing", "must be a path inside the case folder")
     dimensions = _dimensions(file, data)
     _candidates(file, folder, data)
+    _metric_sections(file, data)
     return Case(
         id=data["id"],
         title=data["title"],
@@ -219,6 +220,48 @@ def load_case(path: str) -> Case:
         dimensions=dimensions,
         raw=_strip_lines(data),
     )
+
+
+# Top-level fields this module, the campaign and the metrics' sections read.
+CORE_FIELDS = (
+    "id",
+    "title",
+    "reference",
+    "group",
+    "anchoring",
+    "build",
+    "drawing",
+    "dimensions",
+    "candidates",
+    "provenance",
+    "isolation",
+)
+
+
+def _metric_sections(file: str, data: dict) -> None:
+    """Each metric's own section, validated by the validator the metric registry names, so
+    `case check` catches what only a scoring would otherwise find."""
+    from cadbench_wb.metrics import registry  # noqa: PLC0415 - registry imports cases' errors
+
+    for key, (_metric, validator) in registry.section_owners().items():
+        if data.get(key) is not None:
+            registry.resolve(validator)(_strip_lines(data[key]), f"{file}: {key}")
+
+
+def unknown_fields(case: "Case") -> list[str]:
+    """Top-level fields nothing reads, each with the nearest known name when there is one
+    (a typo such as `feature:` would otherwise be ignored silently)."""
+    import difflib  # noqa: PLC0415
+
+    from cadbench_wb.metrics import registry  # noqa: PLC0415
+
+    known = CORE_FIELDS + tuple(registry.section_owners())
+    notes = []
+    for key in case.raw:
+        if key not in known:
+            near = difflib.get_close_matches(str(key), known, n=1)
+            notes.append(f"{key}" + (f" (did you mean {near[0]}?)" if near else ""))
+    return notes
 
 
 def _dimensions(file: str, data: dict) -> list[Dimension]:

@@ -1,95 +1,139 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Content-stable hashes that seal the scoring standard (seed 000's metric fingerprint).
 
-The hash covers the source of every module that computes a figure plus the parameters in
-standard.py. Line endings are normalised and files are taken in sorted order of their path
-inside the package, so the stamp is the same on every checkout and machine, and changes
-with any change of the standard.
+What a stamp covers is derived, never listed by hand: the metric registry names each
+metric's modules, and ``sealed_files`` follows every import inside the package from them
+(module level and function level, read with ``ast`` so nothing is imported), adding the data
+files the registry names. A scoring module that is added, renamed or changed therefore
+changes the stamp, and a module no metric reaches (the GUI, the campaign reports) does not.
+Package ``__init__.py`` files are left out: they hold the version and docstrings, never
+figures (tests/unit/test_fingerprint.py checks that scoring code takes nothing else from
+them).
+
+Line endings are normalised and files are taken in sorted order of their path inside the
+package, so a stamp is the same on every checkout and machine.
 """
 
+import ast
+import functools
+import glob
 import hashlib
 import json
 import os
 
 from cadbench_wb import standard
+from cadbench_wb.metrics import registry
 
+PACKAGE = "cadbench_wb"
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
-# Modules that make up the metric chain. Folders are taken whole.
-METRIC_SOURCES = (
-    "standard.py",
-    "formats.py",
-    "fcstd_data.py",
-    "fcstd_rule.py",
-    "metrics",
-    "app/loading.py",
-    "app/fcstd_shapes.py",
-    "app/alignment.py",
-    "app/meshing.py",
-    "app/shape_fidelity.py",
-    "app/scoring.py",
-    "app/spectrum.py",
-    "app/dimension_stage.py",
-    "app/dimension_location.py",
-    "app/measured_geometry.py",
-    "app/features.py",
-    "app/feature_regions.py",
-    "app/brep_graph.py",
-    "app/feature_stage.py",
-    "app/threads.py",
-    "app/thread_flanks.py",
-    "app/thread_stage.py",
-    # Thread tables: a cosmetic 'M8' takes its pitch from them.
-    "../resources/data/iso_metric_threads.csv",
-    "../resources/data/freecad_hole_threads.csv",
-    "cases.py",
-    "dimensions.py",
-)
-# The drawing chain (generation, export, read-back) has its own stamp.
-DRAWING_SOURCES = (
-    "drawing",
-    "app/drawing.py",
-    "app/drawing_pose.py",
-    "app/drawing_plan.py",
-    "app/drawing_layout.py",
-    "app/drawing_sheets.py",
-    "app/drawing_checks.py",
-    "app/drawing_circles.py",
-    "app/drawing_svg.py",
-    "app/drawing_readback.py",
-    "app/drawing_stage.py",
-    "drafting",
-    "../resources/templates/A3_Landscape_ISO7200TD.svg",
-)
+
+def module_file(module: str, package_dir: str = PACKAGE_DIR) -> str | None:
+    """The .py file of a cadbench_wb module (a package gives its __init__.py), else None."""
+    if module != PACKAGE and not module.startswith(PACKAGE + "."):
+        return None
+    base = os.path.join(package_dir, *module.split(".")[1:])
+    for path in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(path):
+            return path
+    return None
 
 
-def _files(sources) -> list[str]:
+def _imported_modules(path: str) -> set[str]:
+    """cadbench_wb modules a file imports anywhere in it: `import a.b`, `from a import b`
+    (b a submodule, else a itself), relative imports resolved."""
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read(), path)
+    own = _module_name(path)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = own.split(".")[: -node.level] if own else []
+                base = ".".join([*parts, base] if base else parts)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {name for name in found if name == PACKAGE or name.startswith(PACKAGE + ".")}
+
+
+def _module_name(path: str, package_dir: str = PACKAGE_DIR) -> str:
+    rel = os.path.relpath(os.path.splitext(path)[0], package_dir).split(os.sep)
+    if rel[-1] == "__init__":
+        rel = rel[:-1]
+    return ".".join([PACKAGE, *rel])
+
+
+def import_closure(modules, package_dir: str = PACKAGE_DIR) -> list[str]:
+    """Files of the given modules and of every cadbench_wb module they import, transitively,
+    package __init__ files left out; sorted by path inside the package."""
+    missing = [module for module in modules if module_file(module, package_dir) is None]
+    if missing:
+        raise registry.MetricNotLoadable(f"sealed module(s) not found: {', '.join(missing)}")
+    seen, files, queue = set(), set(), list(modules)
+    while queue:
+        module = queue.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        path = module_file(module, package_dir)
+        if path is None:
+            continue
+        if os.path.basename(path) != "__init__.py":
+            files.add(path)
+        queue += sorted(_imported_modules(path))
+    return sorted(files, key=lambda p: _relative(p, package_dir))
+
+
+def _relative(path: str, package_dir: str) -> str:
+    return os.path.relpath(path, package_dir).replace(os.sep, "/")
+
+
+def _data_files(patterns, package_dir: str) -> list[str]:
+    """Files matching the registry's glob patterns (relative to the package); a pattern that
+    matches nothing is an error, so a moved table cannot silently leave its stamp."""
     found = []
-    for source in sources:
-        path = os.path.join(PACKAGE_DIR, source)
-        if os.path.isdir(path):
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-                found += [os.path.join(root, f) for f in files if f.endswith(".py")]
-        elif os.path.isfile(path):
-            found.append(path)
-    return sorted(set(found), key=lambda p: os.path.relpath(p, PACKAGE_DIR).replace(os.sep, "/"))
+    for pattern in patterns:
+        matched = glob.glob(os.path.join(package_dir, pattern))
+        if not matched:
+            raise FileNotFoundError(f"sealed data {pattern} matches no file in {package_dir}")
+        found += [os.path.normpath(path) for path in matched]
+    return found
 
 
-def _digest(sources, parameters: dict) -> str:
+@functools.lru_cache(maxsize=8)
+def sealed_files(stamp: str, package_dir: str = PACKAGE_DIR) -> tuple[str, ...]:
+    """Every file a stamp ("metric" or "drawing") covers, sorted by path in the package.
+    Cached: which files a stamp covers does not change while a process runs (their content
+    is read anew for every stamp)."""
+    metrics = [m for m in registry.METRICS if m.stamp == stamp]
+    roots = [module for metric in metrics for module in metric.modules]
+    if stamp == "metric":
+        roots += registry.SCORING_MODULES
+    data = _data_files([f for metric in metrics for f in metric.data_files], package_dir)
+    files = set(import_closure(roots, package_dir)) | set(data)
+    return tuple(sorted(files, key=lambda p: _relative(p, package_dir)))
+
+
+def digest(files, parameters: dict, package_dir: str = PACKAGE_DIR) -> str:
+    """16 hex digits over files (by path inside the package and content) and parameters:
+    the one implementation every stamp uses."""
     hasher = hashlib.sha256()
-    for path in _files(sources):
-        rel = os.path.relpath(path, PACKAGE_DIR).replace(os.sep, "/")
+    for path in sorted(files, key=lambda p: _relative(p, package_dir)):
         with open(path, "rb") as handle:
             content = handle.read().replace(b"\r\n", b"\n")
+        rel = _relative(path, package_dir)
         hasher.update(rel.encode() + b"\0" + hashlib.sha256(content).digest())
     hasher.update(json.dumps(parameters, sort_keys=True).encode())
     return hasher.hexdigest()[:16]
 
 
-def metric_fingerprint(options: dict | None = None) -> str:
+def metric_fingerprint(options: dict | None = None, package_dir: str = PACKAGE_DIR) -> str:
     """16 hex digits over the metric code, the standard and the options that change figures."""
-    return _digest(METRIC_SOURCES, {"standard": standard.as_dict(), "options": options or {}})
+    parameters = {"standard": standard.as_dict(), "options": options or {}}
+    return digest(sealed_files("metric", package_dir), parameters, package_dir)
 
 
 # The drawing chain's own options, with their defaults: other options (--only, --spectrum)
@@ -97,8 +141,13 @@ def metric_fingerprint(options: dict | None = None) -> str:
 DRAWING_OPTIONS = {"projection": "first"}
 
 
-def drawing_fingerprint(options: dict | None = None) -> str:
+def drawing_fingerprint(options: dict | None = None, package_dir: str = PACKAGE_DIR) -> str:
     """16 hex digits over the drawing chain's code and its own options (defaults filled in),
     so `cadbench info`, the drawing stage and a campaign all print the same stamp."""
     chosen = {k: (options or {}).get(k, v) for k, v in DRAWING_OPTIONS.items()}
-    return _digest(DRAWING_SOURCES, {"options": chosen})
+    return digest(sealed_files("drawing", package_dir), {"options": chosen}, package_dir)
+
+
+def module_fingerprint(modules, parameters: dict, package_dir: str = PACKAGE_DIR) -> str:
+    """A stamp over other entry modules (the 2D drawing scorer) by the same rules."""
+    return digest(import_closure(modules, package_dir), parameters, package_dir)

@@ -1,15 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The readable summary of one score result (plain text for a terminal)."""
 
+from cadbench_wb.metrics.registry import LABELS
 from cadbench_wb.metrics.verdicts import NOT_APPLICABLE
-
-LABELS = {
-    "shapeIoU": "Shape fidelity",
-    "dimensionRecall": "Dimensional accuracy",
-    "semanticMatch": "Feature fidelity",
-    "threadMatch": "Thread fidelity",
-    "drawingMatch": "Drawing fidelity",
-}
 
 
 def _fmt(value) -> str:

@@ -11,21 +11,14 @@ import math
 
 from cadbench_wb import __version__, standard
 from cadbench_wb.fingerprint import metric_fingerprint
-from cadbench_wb.metrics import verdicts
+from cadbench_wb.metrics import registry, verdicts
 
 SCHEMA = "cadbench.score/1"
 
-# Every metric the scorer knows, with the top-level key it reports under.
-METRICS = ("shapeIoU", "dimensionRecall", "semanticMatch", "threadMatch", "drawingMatch")
-
-# --only names and the metrics they compute.
-METRIC_GROUPS = {
-    "shape": ("shapeIoU",),
-    "dimensions": ("dimensionRecall",),
-    "features": ("semanticMatch",),
-    "threads": ("threadMatch",),
-    "drawing": ("drawingMatch",),
-}
+# Every metric the scorer knows (the registry's order), with the top-level key it reports
+# under, and the --only names of the metrics they compute.
+METRICS = registry.NAMES
+METRIC_GROUPS = registry.GROUPS
 
 
 def file_digest(path: str) -> str | None:

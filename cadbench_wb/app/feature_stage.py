@@ -18,59 +18,15 @@ expected entries only; `supplement` adds the expected entries recognition did no
 from cadbench_wb import standard
 from cadbench_wb.app import features as recognition
 from cadbench_wb.app.thread_stage import threads_of
-from cadbench_wb.cases import CaseInvalid
-from cadbench_wb.metrics import feature_matching, verdicts
-
-TYPES = (
-    "hole",
-    "thread",
-    "chamfer",
-    "fillet",
-    "groove",
-    "slot",
-    "pocket",
-    "step",
-    "boss",
-    "breakthrough",
-    "unrecognised",
-)
-TARGETS = ("recognised", "replace", "supplement")
+from cadbench_wb.metrics import case_sections, feature_matching, verdicts
 
 
 def case_features(case) -> tuple[str, list[dict]] | None:
-    """(target rule, expected entries) from case.yaml, validated; None without a section."""
+    """(target rule, expected entries) from case.yaml (validated when the case was loaded,
+    by the same function); None without a section."""
     if case is None or case.raw.get("features") is None:
         return None
-    section = case.raw["features"]
-    where = f"{case.case_file}: features"
-    if isinstance(section, list):
-        section = {"expected": section}
-    if not isinstance(section, dict):
-        raise CaseInvalid(f"{where}: must be a list of features or a mapping")
-    target = section.get("target", "recognised")
-    if target not in TARGETS:
-        raise CaseInvalid(f"{where}.target: {target!r} is not one of {', '.join(TARGETS)}")
-    entries = section.get("expected") or []
-    if not isinstance(entries, list):
-        raise CaseInvalid(f"{where}.expected: must be a list")
-    for index, entry in enumerate(entries):
-        field = f"{where}.expected[{index}]"
-        if not isinstance(entry, dict) or entry.get("type") not in TYPES:
-            raise CaseInvalid(f"{field}: needs a type, one of {', '.join(TYPES)}")
-        count = entry.get("count", 1)
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise CaseInvalid(f"{field}.count: must be a positive whole number")
-        for key in ("location", "axis"):
-            value = entry.get(key)
-            if value is not None and not (
-                isinstance(value, list)
-                and len(value) == 3
-                and all(isinstance(v, (int, float)) for v in value)
-            ):
-                raise CaseInvalid(f"{field}.{key}: must be [x, y, z]")
-        if target != "recognised" and entry.get("location") is None:
-            raise CaseInvalid(f"{field}.location: required when target is {target}")
-    return target, entries
+    return case_sections.features_section(case.raw["features"], f"{case.case_file}: features")
 
 
 def settings_for(size: float) -> dict:

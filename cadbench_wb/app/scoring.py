@@ -7,8 +7,6 @@ worker that is itself a disposable process.
 """
 
 import dataclasses
-import importlib
-import os
 import time
 
 import numpy as np
@@ -18,17 +16,7 @@ from cadbench_wb import result as results
 from cadbench_wb.app import alignment as alignment_mod
 from cadbench_wb.app import loading, shape_fidelity
 from cadbench_wb.errors import DeliveryFailure
-from cadbench_wb.metrics import verdicts
-
-# Metric stages in the order they run: (metric, "module:function"). A stage reads the
-# context and writes its figures into context.result. Later metrics add themselves here.
-STAGES = [
-    ("shapeIoU", "cadbench_wb.app.scoring:shape_stage"),
-    ("dimensionRecall", "cadbench_wb.app.dimension_stage:dimension_stage"),
-    ("semanticMatch", "cadbench_wb.app.feature_stage:feature_stage"),
-    ("threadMatch", "cadbench_wb.app.thread_stage:thread_stage"),
-    ("drawingMatch", "cadbench_wb.app.drawing_stage:drawing_stage"),
-]
+from cadbench_wb.metrics import registry
 
 
 @dataclasses.dataclass
@@ -41,7 +29,10 @@ class Context:
     case: object  # cases.Case or None
     result: dict
     timing: dict
-    shapes: dict = dataclasses.field(default_factory=dict)  # common/missing/extra
+    # What the shape stage measured for the diff export: common/missing/extra pieces.
+    diff_shapes: dict = dataclasses.field(default_factory=dict)
+    # Values computed once per scoring and shared by stages (threads, meshes), by name.
+    cache: dict = dataclasses.field(default_factory=dict)
 
 
 def score_files(
@@ -93,12 +84,7 @@ def score_files(
     aligned = shape_fidelity.placed(cand.shape, align.best.rotation, align.best.translation)
     timing["alignment"] = time.perf_counter() - t0
     context = Context(ref, cand, aligned, align, options, case, result, timing)
-    for metric, target in STAGES:
-        if metric not in requested:
-            continue
-        function = _stage_function(target)
-        if function is None:
-            continue
+    for metric, function in stage_functions(requested):
         stage(metric)
         function(context)
     timing["total"] = time.perf_counter() - started
@@ -109,13 +95,9 @@ def _reference_stages(reference, case, options: dict, result: dict, requested) -
     """On a failed delivery, let each metric say whether it applies to this case at all
     (threadMatch on a part without threads does not, and stays out of every mean) and
     report the case's ceilings, through an optional reference_stage() of its module."""
-    for metric, target in STAGES:
-        if metric not in requested:
-            continue
-        module_name = target.split(":")[0]
-        function = _stage_function(f"{module_name}:reference_stage", optional=True)
-        if function is not None:
-            function(reference, case, options, result)
+    for metric in registry.METRICS:
+        if metric.name in requested and metric.reference_stage:
+            registry.resolve(metric.reference_stage)(reference, case, options, result)
 
 
 def _public(options: dict) -> dict:
@@ -123,86 +105,8 @@ def _public(options: dict) -> dict:
     return {k: v for k, v in sorted(options.items()) if k in ("only", "no_align", "spectrum")}
 
 
-def _stage_function(target: str, optional: bool = False):
-    module_name, function_name = target.split(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:
-            return None  # that metric is not built yet
-        raise
-    return getattr(module, function_name, None) if optional else getattr(module, function_name)
-
-
-def shape_stage(context: Context) -> None:
-    """shapeIoU with its diagnostics, cross-check and alignment."""
-    computed = shape_fidelity.shape_figures(
-        context.reference.shape,
-        context.aligned,
-        context.alignment.aligned_meshes(),
-        keep_shapes=bool(context.options.get("export_diff")),
-    )
-    figures = computed["figures"]
-    context.timing.update({f"shape_{k}": v for k, v in computed["timing"].items()})
-    context.shapes = computed["shapes"]
-    figures["alignment"] = context.alignment.as_dict()
-    figures["interpretation"] = interpretation_lines(figures)
-    context.result["shape"] = figures
-    context.result["shapeIoU"] = figures["iou"]
-    reason = figures["reason"]
-    if figures["method"] == "mesh":
-        reason = f"method mesh (+-{figures['crossCheck']['sampledStderr']:.4f}): {reason}"
-    context.result["verdicts"]["shapeIoU"] = verdicts.verdict(
-        "shapeIoU", figures["iou"], reason=None if figures["method"] == "exact" else reason
-    )
-    if context.alignment.ambiguous:
-        context.result["verdicts"]["shapeIoU"]["note"] = (
-            f"{len(context.alignment.alternatives)} other pose(s) fit equally well "
-            "(symmetric part): see shape.alignment.alternatives"
-        )
-    export_dir = context.options.get("export_diff")
-    if export_dir:
-        context.result["diffFiles"] = export_diff(context, export_dir)
-
-
-def interpretation_lines(figures: dict) -> list[str]:
-    """Plain-language reading of the figures (seed 002)."""
-    from cadbench_wb import standard  # noqa: PLC0415
-
-    if figures["iou"] is None:
-        return ["IoU not checked: the methods disagree"]
-    p = standard.INTERPRETATION
-    lines = []
-    iou = figures["iou"]
-    if iou >= 0.999:
-        lines.append("Identical within tolerance")
-    elif iou >= 0.9:
-        lines.append(f"Close match (IoU {iou:.1%})")
-    elif iou >= 0.5:
-        lines.append(f"Partial match (IoU {iou:.1%})")
-    else:
-        lines.append(f"Poor match (IoU {iou:.1%})")
-    a, b = figures["volumeA"], figures["volumeB"]
-    if a and figures["volumeMissing"] / a > p["missing_share"]:
-        lines.append(
-            f"Under-generating: {figures['volumeMissing'] / a:.1%} of the reference is missing"
-        )
-    if b and figures["volumeExtra"] / b > p["excess_share"]:
-        lines.append(f"Over-generating: {figures['volumeExtra'] / b:.1%} of the candidate is extra")
-    ratio = figures["volume_ratio"]
-    if ratio < 1 - p["size_ratio_off"]:
-        lines.append(f"Undersized by {1 - ratio:.1%} in volume")
-    elif ratio > 1 + p["size_ratio_off"]:
-        lines.append(f"Oversized by {ratio - 1:.1%} in volume")
-    if figures["center_offset"] > p["center_offset_rel"] * figures["reference_diagonal"]:
-        lines.append(f"Position: centres {figures['center_offset']:.3f} mm apart after alignment")
-    return lines
-
-
-def export_diff(context: Context, folder: str) -> dict:
-    """missing, extra and common as STEP and GLB (seed 002's diff outputs)."""
-    from cadbench_wb.app import diff_export  # noqa: PLC0415
-
-    os.makedirs(folder, exist_ok=True)
-    shape = context.result.get("shape") or {}
-    return diff_export.write_diff(context.shapes, folder, shape.get("method"), shape.get("volumeA"))
+def stage_functions(requested=registry.NAMES) -> list:
+    """(metric, stage function) in registry order for the requested metrics, all resolved
+    before the first one runs: a stage that cannot load is an error, never a skipped metric
+    (registry.MetricNotLoadable)."""
+    return [(m.name, registry.resolve(m.stage)) for m in registry.METRICS if m.name in requested]

@@ -8,16 +8,13 @@ the case verdict skips (seed 000: cases without a thread carry no value here).
 
 from cadbench_wb import standard
 from cadbench_wb.app import meshing, threads
-from cadbench_wb.cases import CaseInvalid
-from cadbench_wb.metrics import thread_matching, verdicts
-
-COSMETIC_RULES = ("accept", "reject")
+from cadbench_wb.metrics import case_sections, thread_matching, verdicts
 
 
 def threads_of(context, role: str) -> list:
     """Modeled and cosmetic threads of the reference or the aligned candidate, computed once
     per scoring (the feature stage reports them too)."""
-    cache = context.shapes.setdefault("threads", {})
+    cache = context.cache.setdefault("threads", {})
     if role not in cache:
         model = context.reference if role == "reference" else context.candidate
         shape = context.reference.shape if role == "reference" else context.aligned
@@ -29,15 +26,9 @@ def threads_of(context, role: str) -> list:
 
 def cosmetic_rule(case) -> str:
     """accept or reject, from the case's `threads: {cosmetic: ...}` (default reject)."""
-    section = (case.raw.get("threads") if case is not None else None) or {}
-    if not isinstance(section, dict):
-        raise CaseInvalid(f"{case.case_file}: threads: must be a mapping (cosmetic: accept)")
-    rule = section.get("cosmetic", standard.THREADS["cosmetic_default"])
-    if rule not in COSMETIC_RULES:
-        raise CaseInvalid(
-            f"{case.case_file}: threads.cosmetic: {rule!r} is not one of accept, reject"
-        )
-    return rule
+    section = case.raw.get("threads") if case is not None else None
+    where = f"{case.case_file if case is not None else 'case'}: threads"
+    return case_sections.threads_section(section, where)["cosmetic"]
 
 
 def thread_stage(context) -> None:
@@ -96,11 +87,11 @@ def _zone_volumes(context, reference: list[dict]) -> dict:
 def _mesh(context, role: str):
     """The fine mesh the shape stage made, or a new one at the same deflection."""
     key = "mesh_reference" if role == "reference" else "mesh_candidate"
-    if context.shapes.get(key) is None:
+    if context.cache.get(key) is None:
         shape = context.reference.shape if role == "reference" else context.aligned
         diagonal = max(
             context.reference.shape.BoundBox.DiagonalLength, context.aligned.BoundBox.DiagonalLength
         )
         deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal
-        context.shapes[key] = meshing.mesh_of(shape, deflection)
-    return context.shapes[key]
+        context.cache[key] = meshing.mesh_of(shape, deflection)
+    return context.cache[key]

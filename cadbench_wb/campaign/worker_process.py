@@ -31,19 +31,15 @@ def _die_with_parent() -> None:
 
 
 def _preload() -> None:
-    """FreeCAD and the metric stages, imported once for every job this worker will score."""
-    import importlib  # noqa: PLC0415
-
+    """FreeCAD and the metric stages, imported once for every job this worker will score.
+    A stage that cannot load fails here, loudly, before the first job (never a metric
+    quietly missing from the verdicts)."""
     from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
 
     import_freecad()
     from cadbench_wb.app import scoring  # noqa: PLC0415
 
-    for _metric, target in scoring.STAGES:
-        try:
-            importlib.import_module(target.split(":")[0])
-        except Exception:  # noqa: BLE001 - a stage that fails to import fails in its job
-            pass
+    scoring.stage_functions()
 
 
 def _fault_for(job: dict) -> str:

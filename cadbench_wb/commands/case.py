@@ -81,6 +81,8 @@ def _check(args) -> int:
             f"{case.case_file}: ok ({len(case.dimensions)} dimensions, "
             f"{len(case.candidates)} candidates)"
         )
+        for field in cases.unknown_fields(case):
+            print(f"  note: unknown field {field} is ignored")
     return 0
 
 

@@ -13,12 +13,11 @@ scored gets 0 and a named failure reason.
 
 import copy
 import hashlib
-import json
 import os
 
 import numpy as np
 
-from cadbench_wb import standard
+from cadbench_wb import fingerprint, standard
 from cadbench_wb.drafting import (
     annotations,
     classify,
@@ -46,8 +45,7 @@ COMPONENTS = (
     "standalone_text_annotation_similarity",
     "registered_visual_similarity",
 )
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_SCORER_SOURCES = ("drafting", "commands/drawing_score.py")
+_SCORER_MODULES = ("cadbench_wb.drafting.score", "cadbench_wb.commands.drawing_score")
 
 
 class ScoreFailure(Exception):
@@ -69,22 +67,9 @@ def scorer_config(prohibited: list[str] | None = None) -> dict:
 
 
 def scorer_config_hash(config: dict) -> str:
-    """16 hex digits over the scorer's source files and its configuration."""
-    hasher = hashlib.sha256()
-    files = []
-    for source in _SCORER_SOURCES:
-        path = os.path.join(_PACKAGE_DIR, source)
-        if os.path.isdir(path):
-            files += [os.path.join(path, f) for f in os.listdir(path) if f.endswith(".py")]
-        elif os.path.isfile(path):
-            files.append(path)
-    for path in sorted(files, key=lambda p: os.path.relpath(p, _PACKAGE_DIR)):
-        rel = os.path.relpath(path, _PACKAGE_DIR).replace(os.sep, "/")
-        with open(path, "rb") as handle:
-            content = handle.read().replace(b"\r\n", b"\n")
-        hasher.update(rel.encode() + b"\0" + hashlib.sha256(content).digest())
-    hasher.update(json.dumps(config, sort_keys=True).encode())
-    return hasher.hexdigest()[:16]
+    """16 hex digits over the scorer's modules (everything drawing-score imports, found as
+    the metric fingerprint finds its own) and its configuration."""
+    return fingerprint.module_fingerprint(_SCORER_MODULES, config)
 
 
 def _file_facts(path: str) -> dict:

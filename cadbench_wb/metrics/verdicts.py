@@ -2,6 +2,7 @@
 """PASS / FAIL / NOT CHECKED (seed 004), and passed formal vs reachable (seed 000)."""
 
 from cadbench_wb import standard
+from cadbench_wb.metrics import registry
 
 PASS, FAIL, NOT_CHECKED = "PASS", "FAIL", "NOT CHECKED"
 # A metric that does not apply to the case (threadMatch on a part without a thread) is
@@ -26,7 +27,7 @@ def verdict(metric: str, value, reason: str = "", ceiling=None) -> dict:
     With a ceiling (referenceCoverage, drawingSelfTest), 'reachable' also passes a value
     that reaches the case's own maximum.
     """
-    threshold = standard.THRESHOLDS[metric]
+    threshold = registry.threshold_of(metric, standard.THRESHOLDS)
     if value is None:
         return {
             "verdict": NOT_CHECKED,

@@ -4,6 +4,7 @@ bundled cases' own consistency (pure: no FreeCAD)."""
 
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -247,3 +248,36 @@ def test_expectations_per_freecad_version_apply_by_version_prefix():
     assert candidate.expected("1.0.2")["semanticMatch"] == "5/6"
     for other in ("0.20.2", "1.01.0", "11.0.0", None):
         assert candidate.expected(other) == candidate.expect
+
+
+@pytest.mark.parametrize(
+    "section,message",
+    [
+        ("features: {target: bogus}", "features.target: 'bogus' is not one of"),
+        ("features: [{type: hole, count: 0}]", "features.expected[0].count"),
+        ("features: {target: replace, expected: [{type: hole}]}", "location: required"),
+        ("threads: {cosmetic: maybe}", "threads.cosmetic: 'maybe' is not one of"),
+        ("threads: [accept]", "threads: must be a mapping"),
+    ],
+)
+def test_metric_sections_are_validated_when_the_case_loads(tmp_path, section, message):
+    # The metric registry names each section's validator; `case check` runs them without
+    # FreeCAD, where before only a scoring found the mistake.
+    folder = write_case(tmp_path, GOOD + section + "\n")
+    with pytest.raises(cases.CaseInvalid, match=message.replace("[", r"\[").replace("]", r"\]")):
+        cases.load_case(folder)
+    process = subprocess.run(
+        [sys.executable, "-m", "cadbench_wb", "case", "check", folder],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert process.returncode != 0 and "Traceback" not in process.stderr
+
+
+def test_case_check_names_an_unknown_field_and_its_likely_spelling(tmp_path):
+    folder = write_case(tmp_path, GOOD + "feature: [{type: hole}]\nnotes: mine\n")
+    assert cases.unknown_fields(cases.load_case(folder)) == [
+        "feature (did you mean features?)",
+        "notes",
+    ]

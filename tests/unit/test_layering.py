@@ -96,3 +96,96 @@ def test_the_freecad_layer_calls_the_gui_layer_for_qt_events_only():
     assert offenders == []
     event_loop = os.path.join(PACKAGE, "gui", "event_loop.py")
     assert {name for name, _ in _imports(event_loop)} - {"locale"} == {"PySide"}
+
+
+# Modules that are the entry of a FreeCAD process and so may call the FreeCAD layer: the
+# scoring child, the campaign's worker child, and the two commands that work in FreeCAD
+# themselves (case build/verify, drawing). Every other module outside app/ and gui/ is pure.
+FREECAD_ENTRIES = {
+    "worker.py",
+    "campaign/worker_process.py",
+    "commands/case.py",
+    "commands/drawing.py",
+}
+# The one module that finds and imports FreeCAD for everyone else (freecad_env.import_freecad).
+KERNEL_LOCATOR = "freecad_env.py"
+# Packages that never touch FreeCAD or Qt, not even inside a function.
+PURE_PACKAGES = ("metrics/", "drafting/")
+
+
+def _imported_names(path):
+    """Every module an import anywhere in the file names, dotted, with `from a import b`
+    giving both a and a.b."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node.module
+            yield from (f"{node.module}.{alias.name}" for alias in node.names)
+
+
+def _calls_into(name, package):
+    return name == f"cadbench_wb.{package}" or name.startswith(f"cadbench_wb.{package}.")
+
+
+def test_pure_packages_import_no_kernel_or_qt_even_inside_functions():
+    offenders = [
+        (rel, name)
+        for rel, path in _modules()
+        if rel.startswith(PURE_PACKAGES)
+        for name in _imported_names(path)
+        if name.split(".")[0] in KERNEL | GUI
+        or _calls_into(name, "app")
+        or _calls_into(name, "gui")
+    ]
+    assert offenders == []
+
+
+def test_only_freecad_entries_call_the_freecad_layer_from_outside_it():
+    callers = {
+        rel
+        for rel, path in _modules()
+        if not rel.startswith(("app/", "gui/"))
+        for name in _imported_names(path)
+        if _calls_into(name, "app")
+    }
+    assert callers <= FREECAD_ENTRIES
+    kernel_users = {
+        rel
+        for rel, path in _modules()
+        if not rel.startswith(("app/", "gui/"))
+        for name in _imported_names(path)
+        if name.split(".")[0] in KERNEL
+    }
+    assert kernel_users <= {KERNEL_LOCATOR}
+
+
+def test_no_module_outside_gui_calls_the_gui_layer_except_the_qt_event_loop():
+    offenders = [
+        (rel, name)
+        for rel, path in _modules()
+        if not rel.startswith("gui/")
+        for name in _imported_names(path)
+        if _calls_into(name, "gui")
+        and name not in ("cadbench_wb.gui", "cadbench_wb.gui.event_loop")
+    ]
+    assert offenders == []
+
+
+def test_freecads_init_files_load_nothing_heavy_at_start_up():
+    # Init.py runs in every FreeCAD process (freecadcmd too): FreeCAD itself only.
+    init = {name.split(".")[0] for name in _imported_names(os.path.join(ROOT, "Init.py"))}
+    assert init <= {"FreeCAD", "os", "sys"}
+    # InitGui.py: the workbench class is imported lazily, inside its methods; at module
+    # level nothing of cadbench, Qt or the FreeCAD layer.
+    tree = ast.parse(open(os.path.join(ROOT, "InitGui.py"), encoding="utf-8").read())
+    top = [
+        alias.name if isinstance(node, ast.Import) else node.module
+        for node in tree.body
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    ]
+    assert not [name for name in top if name.startswith("cadbench_wb") or name in GUI]
+    lazy = set(_imported_names(os.path.join(ROOT, "InitGui.py")))
+    assert not [name for name in lazy if _calls_into(name, "app")]

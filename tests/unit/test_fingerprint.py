@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The stamps are derived from the metric registry: they change with every module a metric
+reaches and with nothing else (issue 18). Pure: no FreeCAD, read by ast."""
+
+import ast
+import os
+import shutil
+
+import pytest
+
+from cadbench_wb import fingerprint
+from cadbench_wb.metrics import registry
+
+PACKAGE = os.path.dirname(os.path.abspath(fingerprint.__file__))
+ROOT = os.path.dirname(PACKAGE)
+
+
+@pytest.fixture
+def package_copy(tmp_path):
+    """cadbench_wb/ and resources/ side by side in a temporary folder, as a checkout has."""
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(PACKAGE, tmp_path / "cadbench_wb", ignore=ignore)
+    shutil.copytree(os.path.join(ROOT, "resources"), tmp_path / "resources", ignore=ignore)
+    return str(tmp_path / "cadbench_wb")
+
+
+def _stamps(package_dir):
+    fingerprint.sealed_files.cache_clear()
+    return (
+        fingerprint.metric_fingerprint(package_dir=package_dir),
+        fingerprint.drawing_fingerprint(package_dir=package_dir),
+    )
+
+
+def _touch(package_dir, rel):
+    with open(os.path.join(package_dir, rel), "a", encoding="utf-8") as handle:
+        handle.write("\n# a change\n")
+
+
+def test_a_copy_of_the_package_has_the_same_stamps(package_copy):
+    assert _stamps(package_copy) == _stamps(PACKAGE)
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "app/features.py",  # semanticMatch's recognition, imported by its stage
+        "app/shape_fidelity.py",
+        "metrics/located_dimensions.py",  # reached through dimension_stage
+        "result.py",  # the old hand-kept list left it out
+        "standard.py",
+        "app/scoring.py",
+    ],
+)
+def test_the_metric_stamp_changes_with_every_scoring_module(package_copy, rel):
+    before = _stamps(package_copy)
+    _touch(package_copy, rel)
+    assert _stamps(package_copy)[0] != before[0]
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "gui/panel.py",
+        "campaign/report_page.py",
+        "commands/info.py",
+        "drafting/checks.py",  # dxf-check: not a 3D metric
+        "__init__.py",  # the version
+        "app/case_build.py",
+    ],
+)
+def test_the_stamps_stay_when_a_module_no_metric_reaches_changes(package_copy, rel):
+    before = _stamps(package_copy)
+    _touch(package_copy, rel)
+    assert _stamps(package_copy) == before
+
+
+def test_the_drawing_stamp_follows_the_drawing_chain_only(package_copy):
+    metric, drawing = _stamps(package_copy)
+    _touch(package_copy, "app/drawing_plan.py")
+    assert _stamps(package_copy) == (metric, _stamps(package_copy)[1])
+    assert _stamps(package_copy)[1] != drawing
+    _touch(package_copy, "../resources/templates/A2_Landscape_ISO7200TD.svg")
+    assert _stamps(package_copy)[1] != drawing
+
+
+def test_a_thread_table_is_sealed_in_the_metric_stamp(package_copy):
+    before = _stamps(package_copy)[0]
+    _touch(package_copy, "../resources/data/iso_metric_threads.csv")
+    assert _stamps(package_copy)[0] != before
+
+
+def test_a_missing_registered_module_fails_the_stamp_loudly(package_copy):
+    os.remove(os.path.join(package_copy, "app/thread_stage.py"))
+    with pytest.raises(registry.MetricNotLoadable, match="cadbench_wb.app.thread_stage"):
+        _stamps(package_copy)
+    fingerprint.sealed_files.cache_clear()
+
+
+def test_scoring_code_takes_nothing_but_the_version_from_package_init_files():
+    # The stamps leave __init__.py files out; that is right only while no sealed module
+    # imports a name (a function, a constant) defined in one.
+    taken = []
+    for path in fingerprint.sealed_files("metric") + fingerprint.sealed_files("drawing"):
+        if not path.endswith(".py"):
+            continue
+        tree = ast.parse(open(path, encoding="utf-8").read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cadbench_wb"):
+                for alias in node.names:
+                    if fingerprint.module_file(f"{node.module}.{alias.name}") is None:
+                        owner = fingerprint.module_file(node.module)
+                        if owner.endswith("__init__.py"):
+                            taken.append((node.module, alias.name))
+    assert set(taken) <= {("cadbench_wb", "__version__")}
+
+
+def test_every_registered_stage_is_sealed_under_its_stamp():
+    for metric in registry.METRICS:
+        sealed = fingerprint.sealed_files(metric.stamp)
+        for module in metric.modules:
+            assert fingerprint.module_file(module) in sealed, (metric.name, module)
