@@ -8,19 +8,29 @@ reads it, so it is accepted and reported as binary.
 """
 
 import logging
+import math
 import os
 
+from cadbench_wb import input_checks, standard
 from cadbench_wb.errors import CadbenchError
 
 # Reasons a file cannot be read as a drawing (dxf-check reports them as its failure).
 UNREADABLE_REASONS = (
     "missing_file",
+    # A special file (FIFO, device, folder, socket; refused unopened) or one the OS will not
+    # let this process read (the detail gives the OS's reason).
+    "unreadable_file",
     "empty_file",
     "dwg_not_dxf",
     "not_dxf",
     "truncated_dxf",
     "unreadable_dxf",
     "empty_model_space",
+    # Blocks placing blocks deeper than standard.DXF_MAX_BLOCK_DEPTH (measured iteratively
+    # before anything follows the references recursively).
+    "blocks_too_deep",
+    # A coordinate, radius or other number that is NaN or infinite: nothing can be measured.
+    "non_finite_coordinates",
 )
 BINARY_DXF_SENTINEL = b"AutoCAD Binary DXF\r\n\x1a\x00"
 
@@ -75,8 +85,11 @@ def read_drawing(path: str, *, require_model_space: bool = True):
     from ezdxf.lldxf.const import DXFError  # noqa: PLC0415
 
     quiet_ezdxf()
-    if not os.path.isfile(path):
-        raise DrawingUnreadable("missing_file", f"{path}: no such file")
+    try:
+        input_checks.checked_file(path)  # by type before any open: a FIFO would block
+    except input_checks.FileProblem as problem:
+        reason = "missing_file" if problem.kind == "missing" else "unreadable_file"
+        raise DrawingUnreadable(reason, str(problem)) from None
     kind = file_format(path)
     if kind == "empty":
         raise DrawingUnreadable("empty_file", f"{path}: the file is empty")
@@ -102,4 +115,91 @@ def read_drawing(path: str, *, require_model_space: bool = True):
         raise DrawingUnreadable("unreadable_dxf", f"{path}: {type(exc).__name__}: {exc}") from None
     if require_model_space and len(doc.modelspace()) == 0:
         raise DrawingUnreadable("empty_model_space", f"{path}: model space holds no entities")
+    depth = block_depth(doc)
+    if depth > standard.DXF_MAX_BLOCK_DEPTH:
+        raise DrawingUnreadable(
+            "blocks_too_deep",
+            f"{path}: blocks nest {depth} levels deep, more than "
+            f"{standard.DXF_MAX_BLOCK_DEPTH} (standard.DXF_MAX_BLOCK_DEPTH)",
+        )
+    where = first_non_finite(doc)
+    if where:
+        raise DrawingUnreadable(
+            "non_finite_coordinates", f"{path}: {where} holds a NaN or infinite number"
+        )
     return doc
+
+
+def _layouts(doc) -> list:
+    return [doc.modelspace(), *(layout for layout in doc.layouts if not layout.is_modelspace)]
+
+
+def block_depth(doc) -> int:
+    """How many levels of block references model and paper space reach (an INSERT of a
+    block of lines: 1), found iteratively: a reference cycle counts once, never for ever."""
+    inserted: dict[str, set] = {}
+    for block in doc.blocks:
+        inserted[block.name] = {i.dxf.name for i in block.query("INSERT")}
+    depth: dict[str, int] = {}
+    for root in _layouts(doc):
+        for name in {i.dxf.name for i in root.query("INSERT")}:
+            stack, on_path = [(name, False)], set()
+            while stack:
+                current, finished = stack.pop()
+                if finished:
+                    on_path.discard(current)
+                    children = [c for c in inserted.get(current, ()) if c in depth]
+                    depth[current] = 1 + max((depth[c] for c in children), default=0)
+                    continue
+                if current in depth or current in on_path:
+                    continue  # measured, or a cycle (ezdxf's audit reports it)
+                on_path.add(current)
+                stack.append((current, True))
+                stack.extend((c, False) for c in inserted.get(current, ()) if c not in depth)
+    roots = [{i.dxf.name for i in root.query("INSERT")} for root in _layouts(doc)]
+    return max((depth.get(name, 0) for names in roots for name in names), default=0)
+
+
+def _numbers(value):
+    """The floats inside a DXF attribute value (a number, a Vec2/Vec3, a tuple of them)."""
+    if isinstance(value, float):
+        yield value
+    elif isinstance(value, (tuple, list)) or hasattr(value, "__iter__") and hasattr(value, "x"):
+        for item in value:
+            yield from _numbers(item)
+
+
+def _point_lists(entity):
+    """Coordinates an entity keeps outside its DXF attributes (polyline points, spline
+    control points, mesh and leader vertices)."""
+    kind = entity.dxftype()
+    if kind == "LWPOLYLINE":
+        yield from entity.get_points("xyseb")
+    elif kind == "SPLINE":
+        yield from entity.control_points
+        yield from entity.fit_points
+        yield entity.knots()
+        yield entity.weights()
+    elif kind in ("MESH", "LEADER"):
+        yield from entity.vertices
+    elif kind == "POLYLINE":
+        for vertex in entity.vertices:
+            yield from (v for v in vertex.dxf.all_existing_dxf_attribs().values())
+    elif kind == "INSERT":
+        for attrib in entity.attribs:
+            yield from attrib.dxf.all_existing_dxf_attribs().values()
+
+
+def first_non_finite(doc) -> str | None:
+    """'LINE #1A' of the first entity (model or paper space, or a block) with a NaN or an
+    infinite number among its coordinates, or None."""
+    for layout in [*_layouts(doc), *doc.blocks]:
+        for entity in layout:
+            values = list(entity.dxf.all_existing_dxf_attribs().values())
+            try:
+                values.extend(_point_lists(entity))
+            except (AttributeError, TypeError, ValueError):
+                pass  # an entity ezdxf cannot list points of is judged by its attributes
+            if any(not math.isfinite(x) for value in values for x in _numbers(value)):
+                return f"{entity.dxftype()} #{entity.dxf.get('handle', '?')}"
+    return None
