@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Hostile files at every front door: special files refused by type before any open,
+unreadable files named with the OS's reason, names that are not UTF-8 scored like any
+other, and symlinks that leave a case folder refused like '../' paths.
+
+Each run goes through the real command line with the scorer's own time limit
+(--timeout): a FIFO that were opened would block, and the result would then name a
+timeout, not the reason asserted here."""
+
+import os
+import shutil
+
+import pytest
+from inputs_support import (
+    cli,
+    home_for,
+    json_of,
+    public_folder,
+    refused,
+    runner_user,
+    unreadable_copy,
+)
+
+LIMIT = ("--timeout", "120")
+
+
+def _failure(out: bytes) -> dict:
+    result = json_of(out)
+    assert result["delivered"] is False and result["shapeIoU"] == 0.0
+    return result["failure"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_special_candidate_is_refused_unopened(models, tmp_path, kind):
+    candidate = str(tmp_path / "part.step")
+    if kind == "fifo":
+        os.mkfifo(candidate)
+    elif kind == "device":
+        os.symlink("/dev/zero", candidate)  # endless: reading it would never finish
+    else:
+        os.mkdir(candidate)
+    status, out, err = cli(
+        "score", models["box"], candidate, "--only", "shape", "--json", "-", *LIMIT
+    )
+    assert status == 0 and "Traceback" not in err, err
+    failure = _failure(out)
+    assert failure["reason"] == "unreadable_file"
+    words = {"fifo": "FIFO", "device": "character device", "folder": "a folder"}[kind]
+    assert words in failure["detail"] and "not a file" in failure["detail"]
+
+
+def test_fifo_reference_is_the_reference_refused_before_any_work(models, tmp_path):
+    reference = str(tmp_path / "reference.step")
+    os.mkfifo(reference)
+    status, out, err = cli("score", reference, models["box"], "--json", "-", *LIMIT)
+    refused(status, err, 4, "reference_invalid", "score")
+    assert out == b"" and "FIFO" in err
+
+
+def test_unreadable_candidate_names_the_os_reason(models):
+    user = runner_user()
+    with public_folder() as folder:
+        reference = shutil.copy(models["box"], os.path.join(folder, "box.step"))
+        candidate = unreadable_copy(models["box"], folder, "secret.step")
+        status, out, err = cli(
+            "score", reference, candidate, "--only", "shape", "--json", "-", *LIMIT,
+            user=user, env=home_for(user, folder),
+        )  # fmt: skip
+    assert status == 0 and "Traceback" not in err, err
+    failure = _failure(out)
+    assert failure["reason"] == "unreadable_file"
+    assert "Permission denied" in failure["detail"]
+
+
+def _plate_dxf(path: str) -> str:
+    import ezdxf  # noqa: PLC0415
+
+    doc = ezdxf.new("R2010")
+    doc.modelspace().add_lwpolyline([(0, 0), (80, 0), (80, 40), (0, 40)], close=True)
+    doc.saveas(path)
+    return path
+
+
+def test_unreadable_drawings_in_dxf_check_and_drawing_score():
+    user = runner_user()
+    with public_folder() as folder:
+        gold = _plate_dxf(os.path.join(folder, "gold.dxf"))
+        secret = unreadable_copy(gold, folder, "secret.dxf")
+        env = home_for(user, folder)
+        check = cli("dxf-check", secret, "--json", "-", user=user, env=env)
+        scored = cli("drawing-score", gold, secret, "--json", "-", user=user, env=env)
+    status, out, err = check
+    refused(status, err, 2, "unreadable_file", "dxf-check")
+    assert "Permission denied" in err and json_of(out)["failure"] == "unreadable_file"
+    status, out, err = scored
+    assert status == 0 and "Traceback" not in err, err
+    result = json_of(out)
+    assert result["failure"] == "unreadable_file" and result["score"] == 0.0
+    assert "Permission denied" in result["failure_detail"]
+
+
+def test_fifo_drawings_and_models_are_refused_unopened(tmp_path):
+    gold = _plate_dxf(str(tmp_path / "gold.dxf"))
+    fifo_dxf, fifo_model = str(tmp_path / "pipe.dxf"), str(tmp_path / "pipe.step")
+    os.mkfifo(fifo_dxf)
+    os.mkfifo(fifo_model)
+    status, out, err = cli("dxf-check", fifo_dxf)
+    refused(status, err, 2, "unreadable_file", "dxf-check")
+    status, out, err = cli("drawing-score", fifo_dxf, gold, "--json", "-")
+    assert status == 4 and "gold unreadable_file" in err and "Traceback" not in err, err
+    status, out, err = cli("drawing", fifo_model, "--out", str(tmp_path / "drawn"))
+    refused(status, err, 2, "unreadable_file", "drawing")
+    assert "FIFO" in err
+
+
+def test_a_name_that_is_not_utf8_scores_normally_and_writes_utf8(models, tmp_path):
+    folder = os.fsencode(str(tmp_path))
+    candidate = os.path.join(folder, b"caf\xe9 copy.step")  # Latin-1 'é': not UTF-8
+    shutil.copyfile(models["box"], candidate)
+    report = tmp_path / "result.json"
+    status, out, err = cli(
+        "score", models["box"], candidate, "--only", "shape", "--json", "-", *LIMIT
+    )
+    assert status == 0 and "Traceback" not in err, err
+    result = json_of(out)  # valid UTF-8, or this raises
+    assert result["delivered"] is True and result["shapeIoU"] == 1.0
+    # The documented escaped form: each byte that is not UTF-8 as \xHH.
+    assert result["candidate"]["path"].endswith("caf\\xe9 copy.step")
+    status, out, err = cli(
+        "score", models["box"], candidate, "--only", "shape", "--json", str(report)
+    )
+    assert status == 0 and "Traceback" not in err, err
+    assert json_of(report.read_bytes())["shapeIoU"] == 1.0
+    assert b" copy.step" in out  # the summary printed (as the locale writes the name)
+
+
+def _case(folder, reference_target=None, **files) -> str:
+    os.makedirs(folder, exist_ok=True)
+    lines = ["id: hostile", "title: a case with a symlink", "reference: ref.step"]
+    if "candidate" in files:
+        lines += ["candidates:", "  - file: cand.step", "    expect: {}"]
+    with open(os.path.join(folder, "case.yaml"), "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    if reference_target:
+        os.symlink(reference_target, os.path.join(folder, "ref.step"))
+    if "candidate" in files:
+        os.symlink(files["candidate"], os.path.join(folder, "cand.step"))
+    return str(folder)
+
+
+def test_a_symlink_leaving_the_case_folder_is_refused_like_a_literal_path(models, tmp_path):
+    outside = models["box"]  # a file outside the case folder
+    escaping = _case(tmp_path / "escaping", reference_target=outside)
+    status, out, err = cli("case", "check", escaping)
+    refused(status, err, 2, "case_invalid", "case")
+    assert "reference" in err and "symlinks resolved" in err
+    status, out, err = cli("score", "--case", escaping, models["box"], "--json", "-", *LIMIT)
+    refused(status, err, 2, "case_invalid", "score")
+    assert out == b""
+    # The same file copied in, or a symlink that stays inside, is a good case.
+    inside = tmp_path / "inside"
+    os.makedirs(inside)
+    shutil.copyfile(outside, inside / "model.step")
+    good = _case(inside, reference_target="model.step")
+    status, out, err = cli("case", "check", good)
+    assert status == 0, err
+
+
+def test_a_candidate_symlink_or_case_file_leaving_the_folder_is_refused(models, tmp_path):
+    folder = tmp_path / "case"
+    os.makedirs(folder)
+    shutil.copyfile(models["box"], folder / "ref.step")
+    case = _case(folder, candidate=models["box"])
+    status, out, err = cli("case", "check", case)
+    refused(status, err, 2, "case_invalid", "case")
+    assert "candidates[0].file" in err
+    elsewhere = tmp_path / "elsewhere"
+    os.makedirs(elsewhere)
+    os.replace(folder / "case.yaml", elsewhere / "case.yaml")
+    os.symlink(elsewhere / "case.yaml", folder / "case.yaml")
+    status, out, err = cli("case", "check", case)
+    refused(status, err, 2, "case_invalid", "case")
+    assert "outside the case folder" in err
