@@ -42,6 +42,11 @@ def file_digest(path: str) -> str | None:
         return None
 
 
+def text_digest(text: str) -> str:
+    """The sha256 of a text (a file name, surrogates kept as their bytes)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
 def rounded(value, digits: int = standard.SIGNIFICANT_DIGITS):
     """Floats to a fixed number of significant digits, recursively; -0.0 becomes 0.0."""
     if isinstance(value, float):

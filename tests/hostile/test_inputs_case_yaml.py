@@ -59,6 +59,9 @@ def test_a_hostile_case_file_is_refused_with_its_reason(tmp_path, kind, words):
     status, out, err = cli("score", "--case", folder, str(tmp_path / "case" / "ref.step"))
     refused(status, err, 2, "case_invalid", "score")
     assert words in err
+    status, out, err = cli("demo", "--cases", str(tmp_path), "--out", str(tmp_path / "demo"))
+    refused(status, err, 2, "case_invalid", "demo")
+    assert words in err
 
 
 def test_a_latin1_case_file_names_its_line(tmp_path):

@@ -181,3 +181,35 @@ def test_a_candidate_symlink_or_case_file_leaving_the_folder_is_refused(models, 
     status, out, err = cli("case", "check", case)
     refused(status, err, 2, "case_invalid", "case")
     assert "outside the case folder" in err
+
+
+def test_run_scores_an_unreadable_submission_as_its_failure(models):
+    user = runner_user()
+    with public_folder() as folder:
+        case = os.path.join(folder, "cases", "hostile")
+        os.makedirs(case)
+        shutil.copyfile(models["box"], os.path.join(case, "ref.step"))
+        with open(os.path.join(case, "case.yaml"), "w", encoding="utf-8") as handle:
+            handle.write("id: hostile\ntitle: an unreadable delivery\nreference: ref.step\n")
+        run = os.path.join(folder, "submissions", "system", "run1")
+        os.makedirs(run)
+        unreadable_copy(models["box"], run, "hostile.step")
+        out = os.path.join(folder, "out")
+        for path in (folder, os.path.join(folder, "cases"), case):
+            os.chmod(path, 0o755)
+        for path in (os.path.join(folder, "submissions"), os.path.dirname(run), run):
+            os.chmod(path, 0o755)
+        os.chmod(os.path.join(case, "ref.step"), 0o644)
+        os.chmod(os.path.join(case, "case.yaml"), 0o644)
+        os.makedirs(out)
+        if user is not None:
+            os.chown(out, user, user)
+        status, stdout, err = cli(
+            "run", "--cases", os.path.dirname(case), "--submissions",
+            os.path.dirname(os.path.dirname(run)), "--out", out, "--workers", "1",
+            "--only", "shape", *LIMIT, user=user, env=home_for(user, folder),
+        )  # fmt: skip
+        assert status == 0 and "Traceback" not in err, err
+        with open(os.path.join(out, "results.json"), encoding="utf-8") as handle:
+            text = handle.read()
+    assert '"reason": "unreadable_file"' in text and "Permission denied" in text
