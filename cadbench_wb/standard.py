@@ -309,6 +309,10 @@ YAML_MAX_DEPTH = 32
 # detail); ezdxf's audit follows block references recursively (RecursionError near 1000
 # levels), so nesting is measured iteratively first and deeper than this is refused.
 DXF_MAX_BLOCK_DEPTH = 100
+# DXF numbers: beyond 1e15 neighbouring doubles are 0.125 apart, so no drawing unit's detail
+# survives there, and differences of such coordinates overflow (1e308 - -1e308 = inf) in
+# the measuring code. Real drawings, in mm or on survey grids, stay below 1e9.
+DXF_MAX_COORDINATE = 1e15
 
 # 2D drawing scorer (`cadbench drawing-score`, drafting/): seed 001's 2D vector-semantic
 # path on DXF. Lengths "_rel" are fractions of the gold geometry's bounding-box diagonal.

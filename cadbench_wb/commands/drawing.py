@@ -36,13 +36,14 @@ def posed(shape, result_path: str):
 
     from cadbench_wb.app import shape_fidelity  # noqa: PLC0415
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
+    from cadbench_wb.input_checks import FileProblem, open_regular  # noqa: PLC0415
 
     try:
-        with open(result_path, encoding="utf-8") as handle:
+        with open_regular(result_path) as handle:  # a FIFO is refused, never opened
             alignment = (json.load(handle).get("shape") or {}).get("alignment") or {}
         rotation = np.array(alignment["rotation"], float).reshape(3, 3)
         translation = np.array(alignment["translation"], float).reshape(3)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (FileProblem, OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise UsageError(
             f"--pose {result_path}: not a score result with a shape alignment ({exc})"
         ) from None

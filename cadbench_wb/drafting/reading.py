@@ -29,8 +29,10 @@ UNREADABLE_REASONS = (
     # Blocks placing blocks deeper than standard.DXF_MAX_BLOCK_DEPTH (measured iteratively
     # before anything follows the references recursively).
     "blocks_too_deep",
-    # A coordinate, radius or other number that is NaN or infinite: nothing can be measured.
+    # A coordinate, radius or other number that is NaN or infinite: nothing can be measured;
+    # or beyond standard.DXF_MAX_COORDINATE, where differences overflow.
     "non_finite_coordinates",
+    "coordinates_out_of_range",
 )
 BINARY_DXF_SENTINEL = b"AutoCAD Binary DXF\r\n\x1a\x00"
 
@@ -122,11 +124,15 @@ def read_drawing(path: str, *, require_model_space: bool = True):
             f"{path}: blocks nest {depth} levels deep, more than "
             f"{standard.DXF_MAX_BLOCK_DEPTH} (standard.DXF_MAX_BLOCK_DEPTH)",
         )
-    where = first_non_finite(doc)
-    if where:
-        raise DrawingUnreadable(
-            "non_finite_coordinates", f"{path}: {where} holds a NaN or infinite number"
-        )
+    found = first_bad_number(doc)
+    if found:
+        reason, where = found
+        what = {
+            "non_finite_coordinates": "a NaN or infinite number",
+            "coordinates_out_of_range": f"a number beyond +-{standard.DXF_MAX_COORDINATE:g} "
+            "(standard.DXF_MAX_COORDINATE)",
+        }[reason]
+        raise DrawingUnreadable(reason, f"{path}: {where} holds {what}")
     return doc
 
 
@@ -190,9 +196,9 @@ def _point_lists(entity):
             yield from attrib.dxf.all_existing_dxf_attribs().values()
 
 
-def first_non_finite(doc) -> str | None:
-    """'LINE #1A' of the first entity (model or paper space, or a block) with a NaN or an
-    infinite number among its coordinates, or None."""
+def first_bad_number(doc) -> tuple[str, str] | None:
+    """(reason, 'LINE #1A') of the first entity (model or paper space, or a block) with a
+    NaN, an infinite or an out-of-range number among its coordinates, or None."""
     for layout in [*_layouts(doc), *doc.blocks]:
         for entity in layout:
             values = list(entity.dxf.all_existing_dxf_attribs().values())
@@ -200,6 +206,10 @@ def first_non_finite(doc) -> str | None:
                 values.extend(_point_lists(entity))
             except (AttributeError, TypeError, ValueError):
                 pass  # an entity ezdxf cannot list points of is judged by its attributes
-            if any(not math.isfinite(x) for value in values for x in _numbers(value)):
-                return f"{entity.dxftype()} #{entity.dxf.get('handle', '?')}"
+            numbers = [x for value in values for x in _numbers(value)]
+            where = f"{entity.dxftype()} #{entity.dxf.get('handle', '?')}"
+            if not all(math.isfinite(x) for x in numbers):
+                return "non_finite_coordinates", where
+            if any(abs(x) > standard.DXF_MAX_COORDINATE for x in numbers):
+                return "coordinates_out_of_range", where
     return None

@@ -37,6 +37,7 @@ FAILURE_REASONS = (
     "unreadable_dxf",
     "blocks_too_deep",  # reading.py: nesting beyond standard.DXF_MAX_BLOCK_DEPTH
     "non_finite_coordinates",
+    "coordinates_out_of_range",
     "empty_model_space",
     "prohibited_entity",
     "external_reference",
@@ -149,6 +150,7 @@ _PASSED_THROUGH = (
     "unreadable_file",
     "blocks_too_deep",
     "non_finite_coordinates",
+    "coordinates_out_of_range",
 )
 
 

@@ -66,15 +66,31 @@ def test_three_thousand_nested_blocks_are_refused_in_both_front_doors(gold, tmp_
     assert status == 4 and "gold_invalid: gold blocks_too_deep" in err, err
 
 
-@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
-def test_non_finite_coordinates_are_refused_without_numpy_warnings(gold, tmp_path, value):
+@pytest.mark.parametrize(
+    "value,reason",
+    [
+        (float("nan"), "non_finite_coordinates"),
+        (float("inf"), "non_finite_coordinates"),
+        (float("-inf"), "non_finite_coordinates"),
+        (1e308, "coordinates_out_of_range"),  # finite, but its differences overflow
+    ],
+)
+def test_unmeasurable_coordinates_are_refused_without_numpy_warnings(gold, tmp_path, value, reason):
     bad = _plate(tmp_path / "bad.dxf", _bad_number(value))
     status, out, err = cli("dxf-check", bad, "--json", "-")
-    refused(status, err, 2, "non_finite_coordinates", "dxf-check")
+    refused(status, err, 2, reason, "dxf-check")
     assert "RuntimeWarning" not in err
     status, out, err = cli("drawing-score", gold, bad, "--json", "-")
     assert status == 0 and "Traceback" not in err and "RuntimeWarning" not in err, err
-    assert json_of(out)["failure"] == "non_finite_coordinates"
+    assert json_of(out)["failure"] == reason
+
+
+def test_coordinate_limit_at_its_boundary(tmp_path):
+    limit = standard.DXF_MAX_COORDINATE
+    read_drawing(_plate(tmp_path / "far.dxf", _bad_number(limit)))
+    with pytest.raises(DrawingUnreadable) as refusal:
+        read_drawing(_plate(tmp_path / "farther.dxf", _bad_number(-limit * (1 + 1e-9))))
+    assert refusal.value.reason == "coordinates_out_of_range"
 
 
 def test_block_depth_limit_at_its_boundary(tmp_path):

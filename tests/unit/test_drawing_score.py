@@ -242,6 +242,9 @@ def _failures(tmp_path, gold):
     def not_a_number(doc, msp):
         msp.add_line((0, 0), (float("nan"), 10))
 
+    def too_far(doc, msp):
+        msp.add_line((0, 0), (1e300, 10))
+
     fifo = tmp_path / "fifo.dxf"
     os.mkfifo(fifo)
     return {
@@ -249,6 +252,7 @@ def _failures(tmp_path, gold):
         "unreadable_file": (gold, str(fifo)),
         "blocks_too_deep": (gold, plate(tmp_path / "deep.dxf", extra=nested)),
         "non_finite_coordinates": (gold, plate(tmp_path / "nan.dxf", extra=not_a_number)),
+        "coordinates_out_of_range": (gold, plate(tmp_path / "far.dxf", extra=too_far)),
         "unreadable_dxf": (gold, str(dwg)),
         "empty_model_space": (gold, str(empty)),
         "prohibited_entity": (gold, plate(tmp_path / "picture.dxf", extra=picture)),
