@@ -56,6 +56,7 @@ def report_of(args) -> dict:
     from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.app import drawing, drawing_readback, loading  # noqa: PLC0415
     from cadbench_wb.errors import DeliveryFailure, UsageError  # noqa: PLC0415
+    from cadbench_wb.input_checks import printable  # noqa: PLC0415
 
     case = None
     if args.case:
@@ -68,7 +69,8 @@ def report_of(args) -> dict:
         model = loading.load_model(args.model, "candidate")
     except DeliveryFailure as failure:
         raise UsageError(failure.detail, failure.reason) from None
-    title = os.path.splitext(os.path.basename(args.model))[0]
+    # FreeCAD takes text as UTF-8: a name that is not UTF-8 is titled in its escaped form.
+    title = printable(os.path.splitext(os.path.basename(args.model))[0])
     pose = getattr(args, "pose", None)
     shape = posed(model.shape, pose) if pose else model.shape
     made = drawing.make_drawing(shape, args.out, case=case, projection=args.projection, title=title)

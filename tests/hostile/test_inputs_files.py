@@ -213,3 +213,21 @@ def test_run_scores_an_unreadable_submission_as_its_failure(models):
         with open(os.path.join(out, "results.json"), encoding="utf-8") as handle:
             text = handle.read()
     assert '"reason": "unreadable_file"' in text and "Permission denied" in text
+
+
+def test_names_that_are_not_utf8_in_the_drawing_front_doors(models, tmp_path):
+    folder = os.fsencode(str(tmp_path))
+    drawing = os.path.join(folder, b"plan \xe9.dxf")
+    _plate_dxf(os.fsdecode(drawing))
+    gold = _plate_dxf(str(tmp_path / "gold.dxf"))
+    status, out, err = cli("dxf-check", drawing, "--json", "-")
+    assert status == 0 and "Traceback" not in err, err
+    assert json_of(out)["path"].endswith("plan \\xe9.dxf")
+    status, out, err = cli("drawing-score", gold, drawing, "--json", "-")
+    assert status == 0 and "Traceback" not in err, err
+    assert json_of(out)["score"] == 1.0  # the same plate
+    model = os.path.join(folder, b"bo\xeete.step")
+    shutil.copyfile(models["box"], model)
+    status, out, err = cli("drawing", model, "--out", str(tmp_path / "drawn"), "--json", "-")
+    assert status == 0 and "Traceback" not in err, err
+    assert json_of(out)["model"]["path"].endswith("bo\\xeete.step")
