@@ -141,29 +141,30 @@ def _layouts(doc) -> list:
 
 
 def block_depth(doc) -> int:
-    """How many levels of block references model and paper space reach (an INSERT of a
-    block of lines: 1), found iteratively: a reference cycle counts once, never for ever."""
+    """The longest chain of block references in the drawing (model space placing a block of
+    lines: 1), through every block definition, placed or not (ezdxf's audit follows them
+    all); found iteratively, a reference cycle counted once."""
     inserted: dict[str, set] = {}
     for block in doc.blocks:
         inserted[block.name] = {i.dxf.name for i in block.query("INSERT")}
     depth: dict[str, int] = {}
-    for root in _layouts(doc):
-        for name in {i.dxf.name for i in root.query("INSERT")}:
-            stack, on_path = [(name, False)], set()
-            while stack:
-                current, finished = stack.pop()
-                if finished:
-                    on_path.discard(current)
-                    children = [c for c in inserted.get(current, ()) if c in depth]
-                    depth[current] = 1 + max((depth[c] for c in children), default=0)
-                    continue
-                if current in depth or current in on_path:
-                    continue  # measured, or a cycle (ezdxf's audit reports it)
-                on_path.add(current)
-                stack.append((current, True))
-                stack.extend((c, False) for c in inserted.get(current, ()) if c not in depth)
-    roots = [{i.dxf.name for i in root.query("INSERT")} for root in _layouts(doc)]
-    return max((depth.get(name, 0) for names in roots for name in names), default=0)
+    for name in inserted:
+        stack, on_path = [(name, False)], set()
+        while stack:
+            current, finished = stack.pop()
+            if finished:
+                on_path.discard(current)
+                children = [c for c in inserted.get(current, ()) if c in depth]
+                depth[current] = 1 + max((depth[c] for c in children), default=0)
+                continue
+            if current in depth or current in on_path:
+                continue  # measured, or a cycle (ezdxf's audit reports it)
+            on_path.add(current)
+            stack.append((current, True))
+            stack.extend((c, False) for c in inserted.get(current, ()) if c not in depth)
+    # depth counts blocks along the longest chain; the references between them are one
+    # fewer (model and paper space are blocks too: *Model_Space placing B is one level).
+    return max((d - 1 for d in depth.values()), default=0)
 
 
 def _numbers(value):

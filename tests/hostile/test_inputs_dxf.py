@@ -110,6 +110,17 @@ def test_the_deepest_allowed_drawing_is_checked_to_the_end(tmp_path):
     assert json_of(out)["failure"] is None
 
 
+def test_an_unplaced_chain_of_blocks_is_measured_too(tmp_path):
+    # ezdxf's audit walks every block definition, placed or not.
+    def unplaced(doc, msp):
+        _nesting(3000)(doc, msp)
+        msp.delete_entity(msp.query("INSERT").first)
+
+    with pytest.raises(DrawingUnreadable) as refusal:
+        read_drawing(_plate(tmp_path / "unplaced.dxf", unplaced))
+    assert refusal.value.reason == "blocks_too_deep"
+
+
 def test_a_block_cycle_is_measured_once_not_for_ever(tmp_path):
     def cycle(doc, msp):
         first, second = doc.blocks.new("FIRST"), doc.blocks.new("SECOND")
