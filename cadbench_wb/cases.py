@@ -8,6 +8,7 @@ validated by the modules that use them.
 """
 
 import dataclasses
+import math
 import os
 
 import yaml
@@ -277,16 +278,14 @@ def _dimensions(file: str, data: dict) -> list[Dimension]:
                 f"unknown kind {kind!r} (one of {', '.join(DIMENSION_KINDS)})",
             )
         value = entry.get("value")
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            _fail(file, entry, f"{field}.value", "must be a number")
+        if not _finite(value):  # YAML's .nan and .inf are numbers too
+            _fail(file, entry, f"{field}.value", "must be a finite number")
         if value <= 0:
             _fail(file, entry, f"{field}.value", f"must be positive, not {value}")
         if kind == "angle" and value >= 360:
             _fail(file, entry, f"{field}.value", "an angle is given in degrees below 360")
         tol = entry.get("tol")
-        if tol is not None and (
-            isinstance(tol, bool) or not isinstance(tol, (int, float)) or tol <= 0
-        ):
+        if tol is not None and (not _finite(tol) or tol <= 0):
             _fail(file, entry, f"{field}.tol", "must be a positive number")
         spectrum = entry.get("spectrum", "default")
         if spectrum not in SPECTRUM_DECLARATIONS:
@@ -310,6 +309,10 @@ def _dimensions(file: str, data: dict) -> list[Dimension]:
             )
         )
     return result
+
+
+def _finite(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 GEOMETRY_KEYS = ("faces", "feature", "none")
@@ -404,7 +407,7 @@ def _expectation_problem(wanted) -> str | None:
             if expected_number(wanted["value"]) is None:
                 return "value must be a number or a fraction such as 14/17"
             tol = wanted.get("tol", 0)
-            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or tol < 0:
+            if not _finite(tol) or tol < 0:
                 return "tol must be a non-negative number"
             return None
         if keys and keys <= {"min", "max"}:
@@ -424,13 +427,14 @@ def expected_number(value) -> float | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
-        return float(value)
+        return float(value) if math.isfinite(value) else None
     if isinstance(value, str) and value.count("/") == 1:
         top, bottom = value.split("/")
         try:
-            return float(top) / float(bottom)
+            found = float(top) / float(bottom)
         except (ValueError, ZeroDivisionError):
             return None
+        return found if math.isfinite(found) else None
     return None
 
 
@@ -480,8 +484,8 @@ def _mismatch(wanted, got) -> str | None:
             return f"got {got!r}, expected {wanted['value']} +- {wanted.get('tol', 0)}"
         return None
     if isinstance(wanted, dict):
-        low = expected_number(wanted.get("min", float("-inf")))
-        high = expected_number(wanted.get("max", float("inf")))
+        low = expected_number(wanted["min"]) if "min" in wanted else -math.inf
+        high = expected_number(wanted["max"]) if "max" in wanted else math.inf
         if number is None or not low - EXACT_SLACK <= number <= high + EXACT_SLACK:
             return f"got {got!r}, expected within [{wanted.get('min')}, {wanted.get('max')}]"
         return None

@@ -41,6 +41,8 @@ def _laughs(levels: int = 9, width: int = 10) -> str:
         ("deep", f"nested deeper than {standard.YAML_MAX_DEPTH} levels"),
         ("recursive", "an alias that contains itself"),
         ("huge", f"larger than {standard.CASE_FILE_MAX_BYTES} bytes"),
+        ("nan_value", "dimensions[0].value: must be a finite number"),
+        ("inf_tol", "dimensions[0].tol: must be a positive number"),
     ],
 )
 def test_a_hostile_case_file_is_refused_with_its_reason(tmp_path, kind, words):
@@ -50,6 +52,11 @@ def test_a_hostile_case_file_is_refused_with_its_reason(tmp_path, kind, words):
         "deep": (HEADER + "deep: " + "[" * 100_000 + "]" * 100_000 + "\n").encode(),
         "recursive": (HEADER + "loop: &loop [*loop]\n").encode(),
         "huge": (HEADER + "# padding\n" * (standard.CASE_FILE_MAX_BYTES // 10 + 1)).encode(),
+        # YAML's .nan compares false with everything: 'value <= 0' would let it through.
+        "nan_value": (HEADER + "dimensions:\n  - {id: d1, kind: length, value: .nan}\n").encode(),
+        "inf_tol": (
+            HEADER + "dimensions:\n  - {id: d1, kind: length, value: 5, tol: .inf}\n"
+        ).encode(),
     }[kind]
     folder = _case(tmp_path, body)
     status, out, err = cli("case", "check", folder)
