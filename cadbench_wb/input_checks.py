@@ -43,10 +43,6 @@ class FileProblem(Exception):
         super().__init__(f"{printable(path)}: {detail}")
         self.kind, self.path, self.detail = kind, path, detail
 
-    @property
-    def line(self) -> str:
-        return str(self)
-
 
 def os_reason(exc: OSError) -> str:
     """The OS's own words for a failed call ('Permission denied'), never a traceback."""

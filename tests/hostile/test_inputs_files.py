@@ -231,3 +231,12 @@ def test_names_that_are_not_utf8_in_the_drawing_front_doors(models, tmp_path):
     status, out, err = cli("drawing", model, "--out", str(tmp_path / "drawn"), "--json", "-")
     assert status == 0 and "Traceback" not in err, err
     assert json_of(out)["model"]["path"].endswith("bo\\xeete.step")
+
+
+def test_the_escaped_form_of_names_that_are_not_utf8():
+    from cadbench_wb.input_checks import printable  # noqa: PLC0415
+
+    assert printable(os.fsdecode(b"caf\xe9.step")) == "caf\\xe9.step"  # Latin-1 byte
+    assert printable("plain é.step") == "plain é.step"  # valid text is kept as it is
+    assert printable("lone \ud800") == "lone \\ud800"  # a surrogate no byte stands for
+    assert all(printable(t).encode("utf-8") for t in (os.fsdecode(b"\xff\xfe"), "x"))
