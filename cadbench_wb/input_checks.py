@@ -161,6 +161,19 @@ def memory_megabytes(text: str) -> int:
     return value
 
 
+def output_file(text: str) -> str:
+    """--json PATH: '-' (stdout), or a file in a folder that exists (found out before the
+    scoring, not after it when the result is to be written)."""
+    if text == "-":
+        return text
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"{printable(text)!r}: no folder {printable(folder)!r}")
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{printable(text)!r} is a folder, not a file name")
+    return text
+
+
 # Dask's communication schemes (distributed.comm registry): anything else cannot connect.
 DASK_SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
 

@@ -3,6 +3,8 @@
 
 import os
 
+from cadbench_wb.input_checks import output_file
+
 HELP = "draw a model with TechDraw (DXF, SVG, FCStd) and read back what the drawing prints"
 
 
@@ -18,7 +20,9 @@ def add_arguments(parser) -> None:
         default="first",
         help="first-angle (ISO, default) or third-angle projection",
     )
-    parser.add_argument("--json", metavar="PATH", help="write the report as JSON ('-' = stdout)")
+    parser.add_argument(
+        "--json", metavar="PATH", type=output_file, help="write the report as JSON ('-' = stdout)"
+    )
     parser.add_argument(
         "--pose",
         metavar="RESULT.json",

@@ -3,7 +3,7 @@
 
 import os
 
-from cadbench_wb.input_checks import memory_megabytes, timeout_seconds
+from cadbench_wb.input_checks import memory_megabytes, output_file, timeout_seconds
 from cadbench_wb.standard import MIN_MEMORY_MB
 
 HELP = "score a candidate model against a reference model or a case"
@@ -15,7 +15,9 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument("candidate", help="candidate model to score")
     parser.add_argument("--case", help="a case folder or its case.yaml (replaces REFERENCE)")
-    parser.add_argument("--json", metavar="PATH", help="write the result as JSON ('-' = stdout)")
+    parser.add_argument(
+        "--json", metavar="PATH", type=output_file, help="write the result as JSON ('-' = stdout)"
+    )
     parser.add_argument(
         "--export-diff",
         metavar="DIR",

@@ -62,3 +62,13 @@ def test_a_dask_address_with_an_unknown_scheme_is_a_usage_error(address):
 @pytest.mark.parametrize("address", ["tcp://10.0.0.5:8786", "tls://head:8786", "head:8786"])
 def test_dask_addresses_dask_can_connect_to_pass(address):
     assert input_checks.dask_address(address) == address
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("score", "a.step", "b.step"), ("dxf-check", "a.dxf"), ("drawing", "a.step", "--out", "d")],
+)
+def test_a_json_path_that_cannot_be_written_is_refused_before_any_work(args, tmp_path):
+    missing = str(tmp_path / "no_such_folder" / "result.json")
+    _usage_error((*args, "--json", missing), "--json", "no folder")
+    _usage_error((*args, "--json", str(tmp_path)), "--json", "is a folder")
