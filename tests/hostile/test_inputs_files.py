@@ -66,10 +66,17 @@ def test_unreadable_candidate_names_the_os_reason(models):
             "score", reference, candidate, "--only", "shape", "--json", "-", *LIMIT,
             user=user, env=home_for(user, folder),
         )  # fmt: skip
+        swapped = cli(
+            "score", candidate, reference, "--json", "-", *LIMIT,
+            user=user, env=home_for(user, folder),
+        )  # fmt: skip
     assert status == 0 and "Traceback" not in err, err
     failure = _failure(out)
     assert failure["reason"] == "unreadable_file"
     assert "Permission denied" in failure["detail"]
+    status, out, err = swapped  # the same file as the reference: the benchmark's fault
+    refused(status, err, 4, "reference_invalid", "score")
+    assert "reference unreadable_file" in err and "Permission denied" in err and out == b""
 
 
 def _plate_dxf(path: str) -> str:
