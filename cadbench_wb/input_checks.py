@@ -135,7 +135,7 @@ def kernel_safe_name(path: str) -> bool:
 
 
 def timeout_seconds(text: str) -> float:
-    """--timeout: a positive, finite number of seconds."""
+    """--timeout: a positive, finite number of seconds, at most standard.MAX_TIMEOUT_S."""
     try:
         value = float(text)
     except ValueError:
@@ -143,6 +143,10 @@ def timeout_seconds(text: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(
             f"{text!r}: give the time limit in seconds, a finite number above 0"
+        )
+    if value > standard.MAX_TIMEOUT_S:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: at most {standard.MAX_TIMEOUT_S} s (a week) per scoring"
         )
     return value
 

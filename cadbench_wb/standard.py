@@ -282,6 +282,9 @@ DEFAULT_MEMORY_MB = 8192
 # get its stack), 250 MB dies importing numpy. Below the minimum nothing can be scored and
 # the failure would look like the candidate's timeout; 512 keeps a margin for a small model.
 MIN_MEMORY_MB = 512
+# The longest --timeout accepted: a week, longer than any scoring should take; the child's
+# CPU-time backstop (RLIMIT_CPU, whole seconds) refuses numbers past a C long (1e300 s).
+MAX_TIMEOUT_S = 7 * 24 * 3600
 
 # Input limits, checked before any work starts (input_checks.py, fcstd_archive.py,
 # bounded_yaml.py, drafting/reading.py); each refusal names the limit it hit.

@@ -49,9 +49,17 @@ def test_memory_minimum_at_its_boundary():
             input_checks.memory_megabytes(text)
 
 
-def test_timeout_accepts_any_positive_finite_number():
+def test_timeout_accepts_positive_finite_numbers_up_to_a_week():
     assert input_checks.timeout_seconds("0.5") == 0.5
-    assert input_checks.timeout_seconds("1e6") == 1e6
+    longest = standard.MAX_TIMEOUT_S
+    assert input_checks.timeout_seconds(str(longest)) == longest
+    for text in (str(longest + 1), "1e300"):  # 1e300 overflowed RLIMIT_CPU (exit 3)
+        with pytest.raises(argparse.ArgumentTypeError, match="at most"):
+            input_checks.timeout_seconds(text)
+
+
+def test_a_timeout_past_the_limit_is_a_usage_error():
+    _usage_error((*COMMANDS["score"], "--timeout", "1e300"), "--timeout", "at most")
 
 
 @pytest.mark.parametrize("address", ["foo://10.0.0.5:8786", "http://host:8786", "tcp://"])
