@@ -152,11 +152,15 @@ def timeout_seconds(text: str) -> float:
 
 
 def memory_megabytes(text: str) -> int:
-    """--memory-mb: a whole number of MB at least standard.MIN_MEMORY_MB."""
+    """--memory-mb: whole MB from standard.MIN_MEMORY_MB to standard.MAX_MEMORY_MB."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: give the memory limit in whole MB") from None
+    if value > standard.MAX_MEMORY_MB:
+        raise argparse.ArgumentTypeError(
+            f"{value} MB: at most {standard.MAX_MEMORY_MB} MB (4 TiB) per scoring process"
+        )
     if value < standard.MIN_MEMORY_MB:
         raise argparse.ArgumentTypeError(
             f"{value} MB: the scoring process needs at least {standard.MIN_MEMORY_MB} MB "

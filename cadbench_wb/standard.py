@@ -282,6 +282,9 @@ DEFAULT_MEMORY_MB = 8192
 # get its stack), 250 MB dies importing numpy. Below the minimum nothing can be scored and
 # the failure would look like the candidate's timeout; 512 keeps a margin for a small model.
 MIN_MEMORY_MB = 512
+# The largest --memory-mb accepted: 4 TiB, more than any machine this runs on; RLIMIT_AS
+# takes bytes as a C long and refuses numbers past 2^63 (then nothing would be scored).
+MAX_MEMORY_MB = 1 << 22
 # The longest --timeout accepted: a week, longer than any scoring should take; the child's
 # CPU-time backstop (RLIMIT_CPU, whole seconds) refuses numbers past a C long (1e300 s).
 MAX_TIMEOUT_S = 7 * 24 * 3600

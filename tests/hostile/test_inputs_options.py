@@ -42,9 +42,11 @@ def test_too_little_memory_is_a_usage_error_that_names_the_minimum(command):
     )
 
 
-def test_memory_minimum_at_its_boundary():
+def test_memory_limits_at_their_boundaries():
     assert input_checks.memory_megabytes(str(standard.MIN_MEMORY_MB)) == standard.MIN_MEMORY_MB
-    for text in (str(standard.MIN_MEMORY_MB - 1), "0", "-5", "1e3", "lots"):
+    assert input_checks.memory_megabytes(str(standard.MAX_MEMORY_MB)) == standard.MAX_MEMORY_MB
+    too_much = str(standard.MAX_MEMORY_MB + 1)
+    for text in (str(standard.MIN_MEMORY_MB - 1), "0", "-5", "1e3", "lots", too_much):
         with pytest.raises(argparse.ArgumentTypeError):
             input_checks.memory_megabytes(text)
 
