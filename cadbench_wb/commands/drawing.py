@@ -47,7 +47,15 @@ def posed(shape, result_path: str):
             alignment = (json.load(handle).get("shape") or {}).get("alignment") or {}
         rotation = np.array(alignment["rotation"], float).reshape(3, 3)
         translation = np.array(alignment["translation"], float).reshape(3)
-    except (FileProblem, OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (
+        FileProblem,
+        OSError,
+        ValueError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        RecursionError,
+    ) as exc:
         raise UsageError(
             f"--pose {result_path}: not a score result with a shape alignment ({exc})"
         ) from None

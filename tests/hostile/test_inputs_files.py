@@ -247,3 +247,17 @@ def test_the_escaped_form_of_names_that_are_not_utf8():
     assert printable("plain é.step") == "plain é.step"  # valid text is kept as it is
     assert printable("lone \ud800") == "lone \\ud800"  # a surrogate no byte stands for
     assert all(printable(t).encode("utf-8") for t in (os.fsdecode(b"\xff\xfe"), "x"))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "deep"])
+def test_a_hostile_pose_file_is_a_usage_error(models, tmp_path, kind):
+    pose = str(tmp_path / "result.json")
+    if kind == "fifo":
+        os.mkfifo(pose)
+    else:  # nests past Python's recursion limit: json.load raises RecursionError
+        with open(pose, "w") as handle:
+            handle.write("[" * 100_000 + "]" * 100_000)
+    args = ("drawing", models["box"], "--out", str(tmp_path / "drawn"), "--pose", pose)
+    status, out, err = cli(*args)
+    refused(status, err, 2, "usage_error", "drawing")
+    assert "--pose" in err
