@@ -104,3 +104,12 @@ def test_node_limit_at_its_boundary_counts_aliases_expanded():
 def test_the_bundled_cases_load_with_the_limits():
     found = cases.discover_cases(os.path.join(ROOT, "cases"))
     assert len(found) >= 10 and all(case.id for case in found)
+
+
+def test_a_fifo_case_file_is_refused_unopened(tmp_path):
+    folder = tmp_path / "case"
+    folder.mkdir()
+    os.mkfifo(folder / "case.yaml")  # opening it would wait for a writer for ever
+    status, out, err = cli("case", "check", str(folder))
+    refused(status, err, 2, "case_invalid", "case")
+    assert "FIFO" in err
