@@ -8,11 +8,13 @@ validated by the modules that use them.
 """
 
 import dataclasses
+import math
 import os
 
 import yaml
 
-from cadbench_wb import standard
+from cadbench_wb import input_checks, standard
+from cadbench_wb.bounded_yaml import BoundedSafeLoader, YamlLimit
 from cadbench_wb.errors import UsageError
 
 DIMENSION_KINDS = ("length", "diameter", "radius", "angle")
@@ -133,12 +135,12 @@ class Case:
         return [f for f in wanted if not os.path.exists(os.path.join(self.path, f))]
 
 
-class _LineLoader(yaml.SafeLoader):
+class _LineLoader(BoundedSafeLoader):
     """A safe loader that remembers the line of every mapping (for located errors)."""
 
 
 def _construct_mapping(loader, node, deep=False):
-    mapping = yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+    mapping = BoundedSafeLoader.construct_mapping(loader, node, deep=deep)
     mapping["__line__"] = node.start_mark.line + 1
     mapping["__lines__"] = {k.value: k.start_mark.line + 1 for k, _ in node.value}
     return mapping
@@ -168,30 +170,60 @@ def _fail(path: str, mapping: dict | None, field: str, message: str):
 def case_file_of(path: str) -> str:
     if os.path.isdir(path):
         path = os.path.join(path, CASE_FILE)
-    if not os.path.isfile(path):
-        raise CaseInvalid(f"{path}: no such case file")
+    if not os.path.lexists(path):
+        raise CaseInvalid(f"{input_checks.printable(path)}: no such case file")
     return path
+
+
+def case_text(file: str) -> str:
+    """case.yaml's text: a regular file (a FIFO is refused unopened), at most
+    standard.CASE_FILE_MAX_BYTES, UTF-8; CaseInvalid with the reason otherwise."""
+    try:
+        handle = input_checks.open_regular(file)
+    except input_checks.FileProblem as problem:
+        raise CaseInvalid(str(problem)) from None
+    with handle:
+        data = handle.read(standard.CASE_FILE_MAX_BYTES + 1)
+    if len(data) > standard.CASE_FILE_MAX_BYTES:
+        raise CaseInvalid(
+            f"{file}: larger than {standard.CASE_FILE_MAX_BYTES} bytes "
+            "(standard.CASE_FILE_MAX_BYTES): a case file is text a person writes"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise CaseInvalid(
+            f"{file}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+            f"{exc.start}); save the case file as UTF-8"
+        ) from None
 
 
 def load_case(path: str) -> Case:
     """The case at a folder or a case.yaml, validated; CaseInvalid names file:line: field."""
     file = os.path.abspath(case_file_of(path))
     folder = os.path.dirname(file)
+    if input_checks.inside_folder(folder, CASE_FILE) is None:
+        raise CaseInvalid(f"{file}: a symlink to a file outside the case folder: refused")
+    text = case_text(file)
     try:
-        with open(file, encoding="utf-8") as handle:
-            data = yaml.load(handle, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a bounded SafeLoader
+    except YamlLimit as exc:
+        raise CaseInvalid(f"{file}: refused: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{file}:{mark.line + 1}" if mark else file
         raise CaseInvalid(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    except RecursionError:  # a backstop: the loader's depth limit comes first
+        raise CaseInvalid(f"{file}: refused: nested too deeply to read") from None
     if not isinstance(data, dict):
         raise CaseInvalid(f"{file}: the case must be a mapping of fields")
     for field in ("id", "title", "reference"):
         if not isinstance(data.get(field), str) or not data.get(field).strip():
             _fail(file, data, field, "required text field is missing or empty")
     reference = data["reference"]
-    if not _inside(reference):
-        _fail(file, data, "reference", "must be a path inside the case folder")
+    if not _inside(reference, folder):
+        _fail(file, data, "reference", _OUTSIDE)
     if not os.path.exists(os.path.join(folder, reference)) and not data.get("build"):
         _fail(file, data, "reference", f"{reference} does not exist and no build script is given")
     anchoring = data.get("anchoring", False)
@@ -199,13 +231,13 @@ def load_case(path: str) -> Case:
         _fail(file, data, "anchoring", "must be true or false")
     build = data.get("build")
     if build is not None:
-        if not isinstance(build, str) or not _inside(build):
-            _fail(file, data, "build", "must be a path inside the case folder")
+        if not isinstance(build, str) or not _inside(build, folder):
+            _fail(file, data, "build", _OUTSIDE)
         if not os.path.isfile(os.path.join(folder, build)):
             _fail(file, data, "build", f"{build} does not exist")
     drawing = data.get("drawing")
-    if drawing is not None and (not isinstance(drawing, str) or not _inside(drawing)):
-        _fail(file, data, "drawing", "must be a path inside the case folder")
+    if drawing is not None and (not isinstance(drawing, str) or not _inside(drawing, folder)):
+        _fail(file, data, "drawing", _OUTSIDE)
     dimensions = _dimensions(file, data)
     _candidates(file, folder, data)
     _metric_sections(file, data)
@@ -289,16 +321,14 @@ def _dimensions(file: str, data: dict) -> list[Dimension]:
                 f"unknown kind {kind!r} (one of {', '.join(DIMENSION_KINDS)})",
             )
         value = entry.get("value")
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            _fail(file, entry, f"{field}.value", "must be a number")
+        if not _finite(value):  # YAML's .nan and .inf are numbers too
+            _fail(file, entry, f"{field}.value", "must be a finite number")
         if value <= 0:
             _fail(file, entry, f"{field}.value", f"must be positive, not {value}")
         if kind == "angle" and value >= 360:
             _fail(file, entry, f"{field}.value", "an angle is given in degrees below 360")
         tol = entry.get("tol")
-        if tol is not None and (
-            isinstance(tol, bool) or not isinstance(tol, (int, float)) or tol <= 0
-        ):
+        if tol is not None and (not _finite(tol) or tol <= 0):
             _fail(file, entry, f"{field}.tol", "must be a positive number")
         spectrum = entry.get("spectrum", "default")
         if spectrum not in SPECTRUM_DECLARATIONS:
@@ -322,6 +352,10 @@ def _dimensions(file: str, data: dict) -> list[Dimension]:
             )
         )
     return result
+
+
+def _finite(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 GEOMETRY_KEYS = ("faces", "feature", "none")
@@ -367,8 +401,13 @@ def _face_number(item) -> int | None:
     return None
 
 
-def _inside(path: str) -> bool:
-    return not os.path.isabs(path) and ".." not in path.replace("\\", "/").split("/")
+# Every path a case names stays inside its folder once symlinks are resolved: nothing
+# outside a case folder is ever read through a case.
+_OUTSIDE = "must be a path inside the case folder (symlinks resolved)"
+
+
+def _inside(path: str, folder: str) -> bool:
+    return input_checks.inside_folder(folder, path) is not None
 
 
 def _candidates(file: str, folder: str, data: dict) -> None:
@@ -382,7 +421,7 @@ def _candidates(file: str, folder: str, data: dict) -> None:
         if not isinstance(entry, dict):
             _fail(file, data, "candidates", f"{field} must be a mapping with file and expect")
         path = entry.get("file")
-        if not isinstance(path, str) or not path or not _inside(path):
+        if not isinstance(path, str) or not path or not _inside(path, folder):
             _fail(file, entry, f"{field}.file", "required path inside the case folder")
         if path in seen:
             _fail(file, entry, f"{field}.file", f"duplicate candidate {path!r}")
@@ -411,7 +450,7 @@ def _expectation_problem(wanted) -> str | None:
             if expected_number(wanted["value"]) is None:
                 return "value must be a number or a fraction such as 14/17"
             tol = wanted.get("tol", 0)
-            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or tol < 0:
+            if not _finite(tol) or tol < 0:
                 return "tol must be a non-negative number"
             return None
         if keys and keys <= {"min", "max"}:
@@ -431,13 +470,14 @@ def expected_number(value) -> float | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
-        return float(value)
+        return float(value) if math.isfinite(value) else None
     if isinstance(value, str) and value.count("/") == 1:
         top, bottom = value.split("/")
         try:
-            return float(top) / float(bottom)
+            found = float(top) / float(bottom)
         except (ValueError, ZeroDivisionError):
             return None
+        return found if math.isfinite(found) else None
     return None
 
 
@@ -487,8 +527,8 @@ def _mismatch(wanted, got) -> str | None:
             return f"got {got!r}, expected {wanted['value']} +- {wanted.get('tol', 0)}"
         return None
     if isinstance(wanted, dict):
-        low = expected_number(wanted.get("min", float("-inf")))
-        high = expected_number(wanted.get("max", float("inf")))
+        low = expected_number(wanted["min"]) if "min" in wanted else -math.inf
+        high = expected_number(wanted["max"]) if "max" in wanted else math.inf
         if number is None or not low - EXACT_SLACK <= number <= high + EXACT_SLACK:
             return f"got {got!r}, expected within [{wanted.get('min')}, {wanted.get('max')}]"
         return None

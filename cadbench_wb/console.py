@@ -21,6 +21,10 @@ def utf8_stdio() -> None:
         if reconfigure is not None and (stream.encoding or "").lower() not in ("utf-8", "utf8"):
             with contextlib.suppress(ValueError, OSError):
                 reconfigure(encoding="utf-8", errors="backslashreplace")
+        elif reconfigure is not None and getattr(stream, "errors", "") == "strict":
+            # A file name that is not UTF-8 (a lone surrogate) must print, not raise.
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
 
 
 def flush_all() -> None:

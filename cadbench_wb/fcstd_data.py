@@ -16,8 +16,14 @@ import dataclasses
 import struct
 import xml.etree.ElementTree as ET
 import zipfile
+import zlib
 
+from cadbench_wb import fcstd_archive
 from cadbench_wb.errors import DeliveryFailure
+
+# What reading a member of a checked archive can still raise: a CRC or a deflate stream
+# that does not match what the central directory promised (a damaged file).
+MEMBER_READ_ERRORS = (zipfile.BadZipFile, zlib.error, KeyError, OSError, EOFError)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,7 +88,12 @@ class Document:
         member = obj.files.get(prop)
         if not self.member_size(member):
             return []
-        data = self.archive.read(member)
+        try:
+            data = self.archive.read(member)
+        except MEMBER_READ_ERRORS as exc:
+            raise DeliveryFailure(
+                "unreadable_file", f"{self.path}: archive member {member} is damaged ({exc})"
+            ) from None
         (count,) = struct.unpack_from("<I", data, 0)
         if len(data) < 4 + count * 56:
             return []
@@ -195,7 +206,7 @@ def _gui_visibility(archive: zipfile.ZipFile) -> dict[str, bool] | None:
     """Each view provider's Visibility in GuiDocument.xml, or None without that file."""
     try:
         root = ET.fromstring(archive.read("GuiDocument.xml"))
-    except (KeyError, ET.ParseError):
+    except (*MEMBER_READ_ERRORS, ET.ParseError):
         return None
     found = {}
     for provider in root.iter("ViewProvider"):
@@ -210,11 +221,33 @@ def _gui_visibility(archive: zipfile.ZipFile) -> dict[str, bool] | None:
 
 def read_document(path: str) -> Document:
     """An FCStd file as data; a file that is not one raises unreadable_file."""
+    archive = fcstd_archive.opened_archive(path)  # limits checked before any extraction
     try:
-        archive = zipfile.ZipFile(path)
         root = ET.fromstring(archive.read("Document.xml"))
-    except (zipfile.BadZipFile, KeyError, ET.ParseError, OSError) as exc:
-        raise DeliveryFailure("unreadable_file", f"{path}: not a readable FreeCAD document ({exc})")
+    except (*MEMBER_READ_ERRORS, ET.ParseError) as exc:
+        archive.close()
+        raise DeliveryFailure(
+            "unreadable_file", f"{path}: not a readable FreeCAD document ({exc})"
+        ) from None
+    try:
+        return _document(path, archive, root)
+    except DeliveryFailure:
+        archive.close()
+        raise
+
+
+def _named_members(objects) -> dict:
+    """Every archive member Document.xml names -> 'object NAME (property)'."""
+    named = {}
+    for obj in objects:
+        if obj.shape_file:
+            named.setdefault(obj.shape_file, f"object {obj.name!r} (Shape)")
+        for prop, member in obj.files.items():
+            named.setdefault(member, f"object {obj.name!r} ({prop})")
+    return named
+
+
+def _document(path: str, archive: zipfile.ZipFile, root) -> Document:
     objects_el = root.find("Objects")
     data_el = root.find("ObjectData")
     if objects_el is None:
@@ -235,6 +268,7 @@ def read_document(path: str) -> Document:
         if not obj.deps:
             # Before 0.18 there is no ObjectDeps: the links are the dependencies.
             obj.deps = sorted({t.name for ts in obj.links.values() for t in ts if not t.file})
+    fcstd_archive.check_named_members(path, archive, _named_members(objects.values()))
     gui = _gui_visibility(archive)
     for name, flag in (gui or {}).items():
         if name in objects:

@@ -8,6 +8,7 @@ or a file of the wrong kind gets a named reason instead of a kernel error.
 import os
 import zipfile
 
+from cadbench_wb import fcstd_archive, input_checks
 from cadbench_wb.errors import DeliveryFailure
 
 FORMATS = {
@@ -39,20 +40,33 @@ def format_of(path: str) -> str:
 
 
 def checked_format(path: str) -> str:
-    """The format of a candidate file after checking it exists, has bytes and looks right."""
-    if not os.path.exists(path):
-        raise DeliveryFailure("missing_candidate", f"{path}: no such file")
-    if os.path.isdir(path):
-        raise DeliveryFailure("unreadable_file", f"{path}: is a folder, not a model file")
-    fmt = format_of(path)
-    if os.path.getsize(path) == 0:
-        raise DeliveryFailure("empty_file", f"{path}: the file has 0 bytes")
-    with open(path, "rb") as handle:
-        head = handle.read(512)
+    """The format of a candidate file after checking it exists, is a regular file this
+    process may read (looked at by type before any open: a FIFO or a device is refused
+    unopened), has bytes and looks right."""
+    try:
+        handle = input_checks.open_regular(path)
+    except input_checks.FileProblem as problem:
+        if problem.kind == "missing":
+            raise DeliveryFailure("missing_candidate", str(problem)) from None
+        raise DeliveryFailure("unreadable_file", str(problem)) from None
+    with handle:
+        fmt = format_of(path)
+        if os.fstat(handle.fileno()).st_size == 0:
+            raise DeliveryFailure("empty_file", f"{_shown(path)}: the file has 0 bytes")
+        try:
+            head = handle.read(512)
+        except OSError as exc:  # EIO, EISDIR on odd file systems
+            raise DeliveryFailure(
+                "unreadable_file", f"{_shown(path)}: cannot be read ({exc.strerror})"
+            ) from None
     problem = _content_problem(fmt, path, head)
     if problem:
-        raise DeliveryFailure("unreadable_file", f"{path}: {problem}")
+        raise DeliveryFailure("unreadable_file", f"{_shown(path)}: {problem}")
     return fmt
+
+
+def _shown(path: str) -> str:
+    return input_checks.printable(path)
 
 
 def _content_problem(fmt: str, path: str, head: bytes) -> str | None:
@@ -60,7 +74,8 @@ def _content_problem(fmt: str, path: str, head: bytes) -> str | None:
     if fmt == "fcstd":
         if not zipfile.is_zipfile(path):
             return "not a FreeCAD document (an FCStd is a zip archive)"
-        with zipfile.ZipFile(path) as archive:
+        # The archive's limits (members, names, inflated size) before anything is listed.
+        with fcstd_archive.opened_archive(path) as archive:
             if "Document.xml" not in archive.namelist():
                 return "zip archive without Document.xml: not a FreeCAD document"
         return None

@@ -11,6 +11,7 @@ import math
 
 from cadbench_wb import __version__, standard
 from cadbench_wb.fingerprint import metric_fingerprint
+from cadbench_wb.input_checks import FileProblem, open_regular, printable
 from cadbench_wb.metrics import registry, verdicts
 
 SCHEMA = "cadbench.score/1"
@@ -22,11 +23,21 @@ METRIC_GROUPS = registry.GROUPS
 
 
 def file_digest(path: str) -> str | None:
+    """The sha256 of a regular file, or None: a FIFO or a device is never opened (an open
+    would block or never end), nor a file this process may not read."""
     try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
+        with open_regular(path) as handle:
+            digest = hashlib.sha256()
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+            return digest.hexdigest()
+    except (FileProblem, OSError):
         return None
+
+
+def text_digest(text: str) -> str:
+    """The sha256 of a text (a file name, surrogates kept as their bytes)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def rounded(value, digits: int = standard.SIGNIFICANT_DIGITS):
@@ -88,11 +99,15 @@ def finish(result: dict) -> dict:
 
 def without_negative_zero(value):
     """The same data with every -0.0 written 0.0: a coordinate's sign of zero is an
-    accident of the arithmetic, and must not make a shape and its copy print differently."""
+    accident of the arithmetic, and must not make a shape and its copy print differently.
+    Text is made valid UTF-8 too: a file-name byte that is not UTF-8 (carried by Python as
+    a lone surrogate) is written ``\\xHH`` (input_checks.printable)."""
     if isinstance(value, float):
         return value + 0.0  # -0.0 + 0.0 is 0.0 (IEEE 754, round to nearest)
+    if isinstance(value, str):
+        return printable(value)
     if isinstance(value, dict):
-        return {k: without_negative_zero(v) for k, v in value.items()}
+        return {printable(k): without_negative_zero(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [without_negative_zero(v) for v in value]
     return value

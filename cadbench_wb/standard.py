@@ -275,6 +275,50 @@ INTERPRETATION = {
 # Child process that reads and measures candidates (runner.py).
 DEFAULT_TIMEOUT_S = 300
 DEFAULT_MEMORY_MB = 8192
+# The smallest --memory-mb accepted (input_checks.memory_megabytes): the scoring child must
+# import numpy and FreeCAD (Part, Mesh, OpenBLAS' thread buffers) before it reads any model.
+# Measured here (FreeCAD 0.20.2, Debian 12; runner.run_job on two 10 mm boxes, every metric,
+# RLIMIT_AS): 450 MB scores in 2 s; 400 MB hangs until the time limit (a thread that cannot
+# get its stack), 250 MB dies importing numpy. Below the minimum nothing can be scored and
+# the failure would look like the candidate's timeout; 512 keeps a margin for a small model.
+MIN_MEMORY_MB = 512
+# The largest --memory-mb accepted: 4 TiB, more than any machine this runs on; RLIMIT_AS
+# takes bytes as a C long and refuses numbers past 2^63 (then nothing would be scored).
+MAX_MEMORY_MB = 1 << 22
+# The longest --timeout accepted: a week, longer than any scoring should take; the child's
+# CPU-time backstop (RLIMIT_CPU, whole seconds) refuses numbers past a C long (1e300 s).
+MAX_TIMEOUT_S = 7 * 24 * 3600
+
+# Input limits, checked before any work starts (input_checks.py, fcstd_archive.py,
+# bounded_yaml.py, drafting/reading.py); each refusal names the limit it hit.
+# FCStd archives: FreeCAD writes one to three members per object (the 65 third-party
+# documents in tests/data: at most 294 members, 5.5 MB inflated, names of 33 bytes).
+# 100 000 members is a document of some 30 000 objects; zipfile builds one object per
+# member before anything is read, so a forged count is refused from the end record.
+FCSTD_MAX_MEMBERS = 100_000
+# A member is written to a temporary file under its own name to be read by OpenCASCADE,
+# and a Linux file name holds at most 255 bytes (NAME_MAX).
+FCSTD_MAX_NAME_BYTES = 255
+# Inflated bytes of all members together (a zip bomb declares GBs in a few MB): 1 GiB of
+# BREP text is some 200 times the largest real document here and takes OpenCASCADE longer
+# to read than the default time limit allows; the declared sizes bound what zipfile
+# inflates, so nothing beyond this is ever decompressed.
+FCSTD_MAX_UNCOMPRESSED_BYTES = 1 << 30
+# case.yaml: the bundled cases are at most 8 kB, 454 nodes and 6 levels deep. A case file
+# is text a person writes: 1 MiB, 100 000 nodes once aliases are expanded (an alias bomb
+# stands for 10^9 in 1 kB) and 32 levels (PyYAML composes recursively) leave room for
+# cases with thousands of dimensions and refuse what only an attack produces.
+CASE_FILE_MAX_BYTES = 1 << 20
+YAML_MAX_NODES = 100_000
+YAML_MAX_DEPTH = 32
+# DXF: blocks placing blocks. Real drawings nest a few levels (a title block, a symbol in a
+# detail); ezdxf's audit follows block references recursively (RecursionError near 1000
+# levels), so nesting is measured iteratively first and deeper than this is refused.
+DXF_MAX_BLOCK_DEPTH = 100
+# DXF numbers: beyond 1e15 neighbouring doubles are 0.125 apart, so no drawing unit's detail
+# survives there, and differences of such coordinates overflow (1e308 - -1e308 = inf) in
+# the measuring code. Real drawings, in mm or on survey grids, stay below 1e9.
+DXF_MAX_COORDINATE = 1e15
 
 # 2D drawing scorer (`cadbench drawing-score`, drafting/): seed 001's 2D vector-semantic
 # path on DXF. Lengths "_rel" are fractions of the gold geometry's bounding-box diagonal.

@@ -58,9 +58,14 @@ def _nothing_scored(document, broken) -> DeliveryFailure:
 def _placed(part):
     import FreeCAD  # noqa: PLC0415
 
-    shape = brep_from_bytes(
-        part.document.archive.read(part.member), part.member, part.document.path
-    )
+    try:
+        data = part.document.archive.read(part.member)
+    except fcstd_data.MEMBER_READ_ERRORS as exc:
+        raise DeliveryFailure(
+            "unreadable_file",
+            f"{part.document.path}: archive member {part.member} is damaged ({exc})",
+        ) from None
+    shape = brep_from_bytes(data, part.member, part.document.path)
     if not part.chain:
         return shape
     total = FreeCAD.Placement()

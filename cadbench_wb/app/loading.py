@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Read a model file into one scored solid, and decide whether it was delivered at all."""
 
+import contextlib
 import dataclasses
+import os
+import tempfile
 
-from cadbench_wb import formats
+from cadbench_wb import formats, input_checks
 from cadbench_wb.app import fcstd_shapes, solid_union
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
 from cadbench_wb.freecad_env import import_freecad
@@ -102,9 +105,24 @@ def _read_shape(path: str):
     import Part  # noqa: PLC0415
 
     try:
-        return Part.read(path)
+        with kernel_path(path) as readable:
+            return Part.read(readable)
     except Exception as exc:  # OCC raises Part.OCCError or RuntimeError, unpredictably
         raise DeliveryFailure("unreadable_file", f"{path}: OpenCASCADE cannot read it ({exc})")
+
+
+@contextlib.contextmanager
+def kernel_path(path: str):
+    """A name of the file that FreeCAD can take: FreeCAD and OpenCASCADE take file names as
+    UTF-8 text, so a name with bytes that are not UTF-8 (carried by Python as surrogates)
+    is read through a symlink with a plain name in a temporary folder."""
+    if input_checks.kernel_safe_name(path):
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="cadbench-name-") as folder:
+        link = os.path.join(folder, "model" + os.path.splitext(path)[1].lower())
+        os.symlink(os.path.abspath(path), link)
+        yield link
 
 
 def _one_shape(solids):
@@ -124,7 +142,8 @@ def _mesh_solid(path: str):
     import Part  # noqa: PLC0415
 
     try:
-        mesh = Mesh.Mesh(path)
+        with kernel_path(path) as readable:
+            mesh = Mesh.Mesh(readable)
     except Exception as exc:
         raise DeliveryFailure("unreadable_file", f"{path}: not a readable mesh ({exc})")
     if mesh.CountFacets == 0:

@@ -94,7 +94,10 @@ def plan(settings: Settings) -> Plan:
             fmt, candidate_hash = "none", "missing"
         else:
             path = submission.path
-            fmt, candidate_hash = store.candidate_format(path), store.file_sha256(path)
+            # A file the scorer may not read is scored (unreadable_file with the OS's reason
+            # from the worker), keyed by its path: input_checks never opens a FIFO here.
+            digest = results.file_digest(path) or "unreadable:" + results.text_digest(path)
+            fmt, candidate_hash = store.candidate_format(path), digest
         key = store.score_key(case_hashes[case.id], candidate_hash, fmt, options, stamps)
         scorings.append(Planned(submission, case, key))
         if key not in jobs:

@@ -29,7 +29,9 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--only", metavar="METRICS", help="comma-separated metric groups, as in score"
     )
-    parser.add_argument("--timeout", type=float, default=None, help="seconds per scoring")
+    from cadbench_wb.input_checks import timeout_seconds  # noqa: PLC0415
+
+    parser.add_argument("--timeout", type=timeout_seconds, default=None, help="seconds per scoring")
 
 
 def _jobs(cases, only):

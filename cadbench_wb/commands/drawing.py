@@ -3,6 +3,8 @@
 
 import os
 
+from cadbench_wb.input_checks import output_file
+
 HELP = "draw a model with TechDraw (DXF, SVG, FCStd) and read back what the drawing prints"
 
 
@@ -18,7 +20,9 @@ def add_arguments(parser) -> None:
         default="first",
         help="first-angle (ISO, default) or third-angle projection",
     )
-    parser.add_argument("--json", metavar="PATH", help="write the report as JSON ('-' = stdout)")
+    parser.add_argument(
+        "--json", metavar="PATH", type=output_file, help="write the report as JSON ('-' = stdout)"
+    )
     parser.add_argument(
         "--pose",
         metavar="RESULT.json",
@@ -36,13 +40,22 @@ def posed(shape, result_path: str):
 
     from cadbench_wb.app import shape_fidelity  # noqa: PLC0415
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
+    from cadbench_wb.input_checks import FileProblem, open_regular  # noqa: PLC0415
 
     try:
-        with open(result_path, encoding="utf-8") as handle:
+        with open_regular(result_path) as handle:  # a FIFO is refused, never opened
             alignment = (json.load(handle).get("shape") or {}).get("alignment") or {}
         rotation = np.array(alignment["rotation"], float).reshape(3, 3)
         translation = np.array(alignment["translation"], float).reshape(3)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (
+        FileProblem,
+        OSError,
+        ValueError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        RecursionError,
+    ) as exc:
         raise UsageError(
             f"--pose {result_path}: not a score result with a shape alignment ({exc})"
         ) from None
@@ -55,6 +68,7 @@ def report_of(args) -> dict:
     from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.app import drawing, drawing_readback, loading  # noqa: PLC0415
     from cadbench_wb.errors import DeliveryFailure, UsageError  # noqa: PLC0415
+    from cadbench_wb.input_checks import printable  # noqa: PLC0415
 
     case = None
     if args.case:
@@ -67,7 +81,8 @@ def report_of(args) -> dict:
         model = loading.load_model(args.model, "candidate")
     except DeliveryFailure as failure:
         raise UsageError(failure.detail, failure.reason) from None
-    title = os.path.splitext(os.path.basename(args.model))[0]
+    # FreeCAD takes text as UTF-8: a name that is not UTF-8 is titled in its escaped form.
+    title = printable(os.path.splitext(os.path.basename(args.model))[0])
     pose = getattr(args, "pose", None)
     shape = posed(model.shape, pose) if pose else model.shape
     made = drawing.make_drawing(shape, args.out, case=case, projection=args.projection, title=title)

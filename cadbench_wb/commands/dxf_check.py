@@ -3,12 +3,16 @@
 
 import sys
 
+from cadbench_wb.input_checks import output_file
+
 HELP = "check that every dimension of a DXF drawing prints what its lines measure"
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("file", help="a DXF drawing (DWG has no open reader here)")
-    parser.add_argument("--json", metavar="PATH", help="write the report as JSON ('-' = stdout)")
+    parser.add_argument(
+        "--json", metavar="PATH", type=output_file, help="write the report as JSON ('-' = stdout)"
+    )
     parser.add_argument(
         "--scale",
         default="1:1",

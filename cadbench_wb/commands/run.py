@@ -3,6 +3,9 @@
 
 import os
 
+from cadbench_wb.input_checks import dask_address, memory_megabytes, timeout_seconds
+from cadbench_wb.standard import MIN_MEMORY_MB
+
 HELP = "score a campaign: SUBMISSIONS/<system>/<run>/<case_id>.<ext> against every case"
 
 # Exit statuses beyond the common ones: some scorings are still NOT CHECKED (rerun to retry);
@@ -37,11 +40,17 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--scheduler",
         metavar="ADDRESS",
+        type=dask_address,
         help="run on a Dask cluster, e.g. tcp://10.0.0.5:8786 (see docs/campaigns.md)",
     )
-    parser.add_argument("--timeout", type=float, default=None, help="seconds per job (300)")
     parser.add_argument(
-        "--memory-mb", type=int, default=None, help="memory limit per scoring process (8192)"
+        "--timeout", type=timeout_seconds, default=None, help="seconds per job (300)"
+    )
+    parser.add_argument(
+        "--memory-mb",
+        type=memory_megabytes,
+        default=None,
+        help=f"memory limit per scoring process (8192, at least {MIN_MEMORY_MB})",
     )
     parser.add_argument(
         "--only", metavar="METRICS", help="comma-separated: shape, dimensions, features, ..."

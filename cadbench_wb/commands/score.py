@@ -3,6 +3,9 @@
 
 import os
 
+from cadbench_wb.input_checks import memory_megabytes, output_file, timeout_seconds
+from cadbench_wb.standard import MIN_MEMORY_MB
+
 HELP = "score a candidate model against a reference model or a case"
 
 
@@ -12,7 +15,9 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument("candidate", help="candidate model to score")
     parser.add_argument("--case", help="a case folder or its case.yaml (replaces REFERENCE)")
-    parser.add_argument("--json", metavar="PATH", help="write the result as JSON ('-' = stdout)")
+    parser.add_argument(
+        "--json", metavar="PATH", type=output_file, help="write the result as JSON ('-' = stdout)"
+    )
     parser.add_argument(
         "--export-diff",
         metavar="DIR",
@@ -35,8 +40,15 @@ def add_arguments(parser) -> None:
         help="dimension spectrum: seed 000's (default) or with axis positions",
     )
     parser.add_argument("--no-align", action="store_true", help="score in the given pose")
-    parser.add_argument("--timeout", type=float, default=None, help="seconds (default 300)")
-    parser.add_argument("--memory-mb", type=int, default=None, help="memory limit (default 8192)")
+    parser.add_argument(
+        "--timeout", type=timeout_seconds, default=None, help="seconds (default 300)"
+    )
+    parser.add_argument(
+        "--memory-mb",
+        type=memory_megabytes,
+        default=None,
+        help=f"memory limit (default 8192, at least {MIN_MEMORY_MB})",
+    )
     parser.add_argument(
         "--in-process",
         action="store_true",
@@ -57,6 +69,18 @@ def options_from(args) -> dict:
     if args.spectrum:
         options["spectrum"] = args.spectrum
     return options
+
+
+def checked_reference(path: str) -> None:
+    """A reference that is a special file or cannot be read is refused before any work
+    starts (exit 4), as the child would refuse it, and never opened if it is a FIFO."""
+    from cadbench_wb import input_checks  # noqa: PLC0415
+    from cadbench_wb.errors import ReferenceInvalid  # noqa: PLC0415
+
+    try:
+        input_checks.checked_file(path)
+    except input_checks.FileProblem as problem:
+        raise ReferenceInvalid(f"reference unreadable_file: {problem}") from None
 
 
 def job_from(args) -> dict:
@@ -82,6 +106,7 @@ def job_from(args) -> dict:
     elif args.reference:
         if not os.path.exists(args.reference):
             raise UsageError(f"reference {args.reference}: no such file")
+        checked_reference(args.reference)
         job["reference"] = args.reference
     else:
         raise UsageError("give a REFERENCE model or --case")

@@ -32,7 +32,11 @@ from cadbench_wb.drafting.reading import DrawingUnreadable, file_format, read_dr
 SCHEMA = "cadbench.drawing-score/1"
 FAILURE_REASONS = (
     "missing_candidate",
+    "unreadable_file",  # a special file, or one the OS will not let cadbench read
     "unreadable_dxf",
+    "blocks_too_deep",  # reading.py: nesting beyond standard.DXF_MAX_BLOCK_DEPTH
+    "non_finite_coordinates",
+    "coordinates_out_of_range",
     "empty_model_space",
     "prohibited_entity",
     "external_reference",
@@ -73,10 +77,10 @@ def scorer_config_hash(config: dict) -> str:
 
 
 def _file_facts(path: str) -> dict:
-    facts = {"path": path, "sha256": None, "format": None}
-    if os.path.isfile(path):
-        with open(path, "rb") as handle:
-            facts["sha256"] = hashlib.sha256(handle.read()).hexdigest()
+    from cadbench_wb.result import file_digest  # noqa: PLC0415
+
+    facts = {"path": path, "sha256": file_digest(path), "format": None}
+    if facts["sha256"] is not None:  # a regular file this process may read
         facts["format"] = file_format(path)
     return facts
 
@@ -125,14 +129,26 @@ def _read_gold(path: str):
     return doc
 
 
+# Reasons reading.py gives that the candidate's failure names as they are.
+_PASSED_THROUGH = (
+    "empty_model_space",
+    "unreadable_file",
+    "blocks_too_deep",
+    "non_finite_coordinates",
+    "coordinates_out_of_range",
+)
+
+
 def _read_candidate(path: str, prohibited: list[str]):
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         raise ScoreFailure("missing_candidate", f"{path}: no such file")
     try:
         doc = read_drawing(path)
     except DrawingUnreadable as exc:
-        if exc.reason == "empty_model_space":
-            raise ScoreFailure("empty_model_space", exc.detail) from None
+        if exc.reason == "missing_file":
+            raise ScoreFailure("missing_candidate", exc.detail) from None
+        if exc.reason in _PASSED_THROUGH:
+            raise ScoreFailure(exc.reason, exc.detail) from None
         raise ScoreFailure("unreadable_dxf", f"{exc.reason}: {exc.detail}") from None
     _admission(doc, prohibited)
     return doc

@@ -109,21 +109,40 @@ def folder_name(case_id: str) -> str:
 def write_case(draft: CaseDraft, folder: str, link_reference: bool = False) -> str:
     """Write case.yaml and the reference into folder; the case file's path.
 
-    With link_reference the reference is symlinked, not copied (for throw-away folders)."""
+    With link_reference the reference is hard-linked where it can be, not copied (for
+    throw-away folders); never symlinked: the loader refuses a symlink that leaves the case
+    folder, as it refuses any path outside it."""
     os.makedirs(folder, exist_ok=True)
     target = os.path.join(folder, draft.reference_name())
     source = os.path.abspath(draft.reference_source)
     if os.path.abspath(target) != source:
-        if os.path.lexists(target):
-            os.remove(target)
-        if link_reference:
-            os.symlink(source, target)
+        if link_reference and _same_file(source, target):
+            pass  # the live scratch folder keeps its link from the last edit
+        elif link_reference:
+            _remove(target)
+            try:
+                os.link(source, target)
+            except OSError:  # another file system: a copy
+                shutil.copyfile(source, target)
         else:
+            _remove(target)
             shutil.copyfile(source, target)
     path = os.path.join(folder, cases.CASE_FILE)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(case_text(draft))
     return path
+
+
+def _same_file(first: str, second: str) -> bool:
+    try:
+        return os.path.samefile(first, second) and not os.path.islink(second)
+    except OSError:
+        return False
+
+
+def _remove(path: str) -> None:
+    if os.path.lexists(path):
+        os.remove(path)
 
 
 def save_case(draft: CaseDraft, folder: str) -> cases.Case:

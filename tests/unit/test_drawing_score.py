@@ -16,6 +16,7 @@ import pytest
 from conftest import run_cli
 from ezdxf.math import Matrix44
 
+from cadbench_wb import standard
 from cadbench_wb.drafting.reading import quiet_ezdxf
 from cadbench_wb.drafting.score import FAILURE_REASONS, score_drawings
 
@@ -227,8 +228,31 @@ def _failures(tmp_path, gold):
         block.add_blockref("LOOP", (1, 0))
         msp.add_blockref("LOOP", (90, 0))
 
+    def nested(doc, msp):  # one level more than standard.DXF_MAX_BLOCK_DEPTH allows
+        inner = None
+        for level in range(standard.DXF_MAX_BLOCK_DEPTH + 1):
+            block = doc.blocks.new(f"LEVEL{level}")
+            if inner is None:
+                block.add_line((0, 0), (1, 1))
+            else:
+                block.add_blockref(inner, (0, 0))
+            inner = block.name
+        msp.add_blockref(inner, (90, 0))
+
+    def not_a_number(doc, msp):
+        msp.add_line((0, 0), (float("nan"), 10))
+
+    def too_far(doc, msp):
+        msp.add_line((0, 0), (1e300, 10))
+
+    fifo = tmp_path / "fifo.dxf"
+    os.mkfifo(fifo)
     return {
         "missing_candidate": (gold, str(tmp_path / "nowhere.dxf")),
+        "unreadable_file": (gold, str(fifo)),
+        "blocks_too_deep": (gold, plate(tmp_path / "deep.dxf", extra=nested)),
+        "non_finite_coordinates": (gold, plate(tmp_path / "nan.dxf", extra=not_a_number)),
+        "coordinates_out_of_range": (gold, plate(tmp_path / "far.dxf", extra=too_far)),
         "unreadable_dxf": (gold, str(dwg)),
         "empty_model_space": (gold, str(empty)),
         "prohibited_entity": (gold, plate(tmp_path / "picture.dxf", extra=picture)),
