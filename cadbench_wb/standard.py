@@ -343,6 +343,18 @@ DRAWING_2D_ANNOTATION = {
 }
 
 
+# Sections (app/drawing_section.py). Hole axes whose level along the section's normal
+# agrees to same_plane_decimals (0.1 um) lie on one cutting plane. The section's centre is
+# the offset that most (part vertex, section vertex) pairs share, binned to origin_bin_mm
+# and by at least origin_min_pairs pairs (three corners fix a centre beyond chance), as
+# for the plain views.
+DRAWING_SECTION = {
+    "same_plane_decimals": 4,
+    "origin_bin_mm": 1e-5,
+    "origin_min_pairs": 3,
+}
+
+
 def as_dict() -> dict:
     """The whole standard as plain data (for the fingerprint and the README)."""
     return {
@@ -361,3 +373,4 @@ def as_dict() -> dict:
         "features": FEATURES,
         "threads": THREADS,
     }
+

@@ -21,6 +21,7 @@ from cadbench_wb.app import (
     drawing_layout,
     drawing_plan,
     drawing_pose,
+    drawing_section,
     drawing_sheets,
     drawing_svg,
     kernel_compat,
@@ -143,6 +144,10 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     origin = view_origin(items["Front"], items["Top"], shape)
     if origin is None:
         origin = TechDraw.findCentroid(shape, items["Front"].Direction)
+    origins = {name: origin for name in items}
+    section = _section(doc, page, model, items, shape, guess, coarse)
+    if section is not None:
+        items[drawing_section.SECTION], origins[drawing_section.SECTION] = section
     cylinders = _cylinders(shape)
     scales = drawing_layout.SCALES
     # One step below the estimate is as small as a drawing goes to keep every default
@@ -155,7 +160,7 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     scales = tuple(s for s in scales if s <= guess)
     for _attempt in range(len(scales)):
         views = [
-            view_geometry(name, items[name], shape, name in coarse, origin, cylinders)
+            view_geometry(name, items[name], shape, name in coarse, origins[name], cylinders)
             for name in items
         ]
         candidates = drawing_plan.candidates_of([v for v in views if v.name != ISO])
@@ -215,6 +220,25 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     }
 
 
+def _section(doc, page, model, items, shape, scale, coarse):
+    """(section view, its centre) where a hole hides its depth from the plain views, or
+    None (no such hole, a polygonal drawing, or a section TechDraw leaves empty)."""
+    if coarse:
+        return None  # threaded parts: their depths are lengths along the outline
+    plane = drawing_section.section_plane(shape)
+    if plane is None:
+        return None
+    section = drawing_section.add_section(doc, page, model, items[plane[2]], plane, scale)
+    doc.recompute()
+    kernel_compat.finished_views([section])
+    center = drawing_section.section_origin(section, shape, plane)
+    if center is None:
+        page.removeView(section)
+        doc.removeObject(section.Name)
+        return None
+    return section, center
+
+
 def _views(doc, page, model, projection, scale, names=ORTHOGRAPHIC, coarse=()) -> tuple:
     """Front, top and right views in a projection group, and the isometric view on its
     own (it may be drawn at a smaller scale). The model is attached last: every change to
@@ -256,9 +280,10 @@ def _place_views(group, items, plan) -> None:
     front = plan.positions["Front"]
     group.X, group.Y = front
     for name, item in items.items():
-        if name == ISO:
-            if abs(item.Scale - plan.iso_scale) > 1e-12:
-                item.Scale = plan.iso_scale
+        if name in (ISO, drawing_section.SECTION):
+            scale = plan.iso_scale if name == ISO else plan.scale
+            if abs(item.Scale - scale) > 1e-12:
+                item.Scale = scale
             item.X, item.Y = plan.positions[name]
             continue
         item.X = plan.positions[name][0] - front[0]

@@ -63,6 +63,7 @@ SIDES = {
         "Left": ("top", "right"),
         "Bottom": ("top", "right"),
         "Rear": ("top", "right"),
+        "Section": ("bottom", "right"),
     },
     "third": {
         "Front": ("bottom", "left"),
@@ -71,6 +72,7 @@ SIDES = {
         "Left": ("bottom", "left"),
         "Bottom": ("bottom", "left"),
         "Rear": ("bottom", "right"),
+        "Section": ("bottom", "right"),
     },
 }
 CELLS = {
@@ -82,6 +84,7 @@ CELLS = {
         "Rear": (1, 3),
         "Top": (2, 1),
         "Iso": (2, 0),
+        "Section": (2, 2),
     },
     "third": {
         "Top": (0, 1),
@@ -91,6 +94,7 @@ CELLS = {
         "Right": (1, 2),
         "Rear": (1, 3),
         "Bottom": (2, 1),
+        "Section": (2, 2),
     },
 }
 

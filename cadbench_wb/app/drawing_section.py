@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Section A-A: a TechDraw DrawViewSection where the plain views hide a hole's depth.
+
+A counterbore's floor or a blind hole's bottom lies behind the face it is drilled from:
+the views that show the depth show it as hidden lines, which the drawing does not draw
+(ISO 128-44: a section, not hidden lines, dimensions an interior). The cutting plane runs
+through the axes of as many such holes as one plane holds, parallel to the first of the
+front, top and right views that sees the depth; the section looks the way that view does.
+
+TechDraw centres a section on its cut solid, not on the part: the section's own centre is
+read off its vertices (the part's vertices on the kept side, seen along the view).
+"""
+
+from cadbench_wb import standard
+
+SECTION = "Section"
+SYMBOL = "A"
+_SECTION = standard.DRAWING_SECTION
+
+
+def section_plane(shape, views=("Front", "Top", "Right")):
+    """(normal, point on the plane, base view name) of the section that shows the most
+    hidden hole depths, or None when no hole hides one. The normal is a view's direction
+    (from the part towards the viewer, as TechDraw's Direction); the base view is the one
+    that sees the holes end-on, where the cutting plane would be marked."""
+    import FreeCAD  # noqa: PLC0415
+
+    from cadbench_wb.app.drawing_pose import DIRECTIONS  # noqa: PLC0415
+
+    holes = hidden_depth_holes(shape)
+    best = None
+    for view in views:
+        normal = FreeCAD.Vector(*DIRECTIONS[view])
+        cut = [(axis, point) for axis, point in holes if abs(axis.dot(normal)) < 1e-6]
+        if not cut:
+            continue
+        levels = {}
+        for _axis, point in cut:
+            level = round(point.dot(normal), _SECTION["same_plane_decimals"])
+            levels.setdefault(level, []).append(point)
+        level, points = max(sorted(levels.items()), key=lambda item: len(item[1]))
+        if best is None or len(points) > best[0]:
+            base = next(
+                (name for name in views if abs(abs(cut[0][0].dot(_vector(name))) - 1) < 1e-6),
+                "Front",
+            )
+            best = (len(points), normal, points[0], base)
+    return None if best is None else best[1:]
+
+
+def _vector(name):
+    import FreeCAD  # noqa: PLC0415
+
+    from cadbench_wb.app.drawing_pose import DIRECTIONS  # noqa: PLC0415
+
+    return FreeCAD.Vector(*DIRECTIONS[name])
+
+
+def hidden_depth_holes(shape) -> list:
+    """(axis, point on the axis) of every hole with a depth the outline does not show: a
+    stepped hole (coaxial bores of different diameters: a counterbore) or a blind one (a
+    bore closed by a flat or a drill point's cone). Axis-parallel axes only: a section of
+    an inclined hole is no true shape."""
+    import Part  # noqa: PLC0415
+
+    bores = {}  # axis line -> radii of its concave cylinders
+    ends_of = {}
+    for face in shape.Faces:
+        if isinstance(face.Surface, (Part.Plane, Part.Cone)):
+            for edge in face.Edges:
+                ends_of.setdefault(edge.hashCode(), []).append(face)
+    for face in shape.Faces:
+        surface = face.Surface
+        if not isinstance(surface, Part.Cylinder) or not _concave(face):
+            continue
+        axis = surface.Axis
+        if max(abs(axis.x), abs(axis.y), abs(axis.z)) < 1 - 1e-6:
+            continue
+        key = _axis_key(surface.Center, axis)
+        entry = bores.setdefault(key, [axis, surface.Center, set(), False])
+        entry[2].add(round(surface.Radius, 4))
+        entry[3] = entry[3] or _closed_end(ends_of, face)
+    found = [
+        (axis, point) for _key, (axis, point, radii, blind) in sorted(bores.items())
+        if len(radii) > 1 or blind
+    ]
+    return found
+
+
+def _concave(face) -> bool:
+    u0, u1, v0, v1 = face.ParameterRange
+    u, v = (u0 + u1) / 2, (v0 + v1) / 2
+    point, normal = face.valueAt(u, v), face.normalAt(u, v)
+    surface = face.Surface
+    offset = point - surface.Center
+    radial = offset - surface.Axis * offset.dot(surface.Axis)
+    return normal.dot(radial) < 0
+
+
+def _closed_end(ends_of, face) -> bool:
+    """Whether a bore ends in a flat disc or a cone (a blind hole's bottom): a face of the
+    part whose edges are all circles on the bore's axis and that touches the bore.
+    ends_of: edge hash -> the plane and cone faces holding that edge."""
+    import Part  # noqa: PLC0415
+
+    axis, center = face.Surface.Axis, face.Surface.Center
+    for edge in face.Edges:
+        if not isinstance(edge.Curve, Part.Circle):
+            continue
+        for other in ends_of.get(edge.hashCode(), ()):
+            if not any(e.isSame(edge) for e in other.Edges):
+                continue
+            if all(_on_axis(e, axis, center) for e in other.Edges):
+                return True
+    return False
+
+
+def _on_axis(edge, axis, center) -> bool:
+    import Part  # noqa: PLC0415
+
+    curve = edge.Curve
+    if isinstance(curve, Part.Circle):
+        offset = curve.Center - center
+        return (offset - axis * offset.dot(axis)).Length < 1e-6
+    return edge.Length < 1e-9  # a cone's degenerate apex edge
+
+
+def _axis_key(center, axis) -> tuple:
+    foot = center - axis * center.dot(axis)
+    direction = max(range(3), key=lambda i: abs((axis.x, axis.y, axis.z)[i]))
+    return (direction, *(round(c, 4) + 0.0 for c in (foot.x, foot.y, foot.z)))
+
+
+def add_section(doc, page, model, base, plane, scale):
+    """The DrawViewSection of plane (normal, point, base name) at scale, not yet computed.
+    Properties that differ between TechDraw versions are set only where they exist."""
+    import FreeCAD  # noqa: PLC0415
+
+    normal, point, _base_name = plane
+    section = doc.addObject("TechDraw::DrawViewSection", SECTION)
+    page.addView(section)
+    section.BaseView = base
+    section.SectionSymbol = SYMBOL
+    section.SectionNormal = normal
+    section.Direction = normal
+    section.SectionOrigin = point
+    # The section's x runs as its look-alike view's does (FreeCAD's ProjGroup: the front
+    # and top views' x is the model's x, the right view's is y).
+    x_dir = FreeCAD.Vector(1, 0, 0) if abs(normal.x) < 0.5 else FreeCAD.Vector(0, 1, 0)
+    section.XDirection = x_dir
+    section.ScaleType = "Custom"
+    section.Scale = scale
+    section.SeamVisible = False
+    section.SmoothVisible = False
+    for name, value in (("FuseBeforeCut", False), ("CutSurfaceDisplay", "Hatch")):
+        if name in section.PropertiesList:
+            try:
+                setattr(section, name, value)
+            except Exception:  # noqa: BLE001 - an enumeration without this value
+                pass
+    section.Source = [model]
+    return section
+
+
+def section_origin(item, shape, plane):
+    """The model point the section is centred on (its x and y; along the normal it is the
+    plane's point), or None when the section's vertices and the part's kept vertices share
+    no offset."""
+    import numpy as np  # noqa: PLC0415
+
+    normal, point, _base = plane
+    x_dir = item.XDirection
+    y_dir = item.Direction.cross(x_dir)
+    level = point.dot(normal)
+    kept = [v.Point for v in shape.Vertexes if v.Point.dot(normal) <= level + 1e-6]
+    seen = []
+    index = 0
+    while True:
+        try:
+            vertex = item.getVertexByIndex(index)
+        except Exception:  # noqa: BLE001 - TechDraw raises past the last vertex
+            break
+        seen.append((vertex.Point.x, vertex.Point.y))
+        index += 1
+    if len(seen) < _SECTION["origin_min_pairs"] or not kept:
+        return None
+    model = np.array([(p.dot(x_dir), p.dot(y_dir)) for p in kept])
+    offsets = (model[:, None, :] - np.array(seen)[None, :, :]).reshape(-1, 2)
+    bins = np.round(offsets / _SECTION["origin_bin_mm"]).astype(np.int64)
+    keys = bins[:, 0] * (1 << 32) + bins[:, 1]
+    _values, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    order = np.sort(counts)
+    if order[-1] < _SECTION["origin_min_pairs"] or (len(order) > 1 and order[-2] == order[-1]):
+        return None
+    across, up = offsets[inverse == counts.argmax()].mean(axis=0)
+    return x_dir * float(across) + y_dir * float(up) + normal * level
