@@ -55,6 +55,7 @@ DRAWING_SOURCES = (
     "app/drawing_sheets.py",
     "app/drawing_checks.py",
     "app/drawing_circles.py",
+    "app/drawing_section.py",
     "app/drawing_svg.py",
     "app/drawing_readback.py",
     "app/drawing_stage.py",

@@ -373,4 +373,3 @@ def as_dict() -> dict:
         "features": FEATURES,
         "threads": THREADS,
     }
-

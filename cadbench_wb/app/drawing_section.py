@@ -81,7 +81,8 @@ def hidden_depth_holes(shape) -> list:
         entry[2].add(round(surface.Radius, 4))
         entry[3] = entry[3] or _closed_end(ends_of, face)
     found = [
-        (axis, point) for _key, (axis, point, radii, blind) in sorted(bores.items())
+        (axis, point)
+        for _key, (axis, point, radii, blind) in sorted(bores.items())
         if len(radii) > 1 or blind
     ]
     return found
