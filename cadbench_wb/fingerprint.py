@@ -102,4 +102,4 @@ def drawing_fingerprint(options: dict | None = None) -> str:
     """16 hex digits over the drawing chain's code and its own options (defaults filled in),
     so `cadbench info`, the drawing stage and a campaign all print the same stamp."""
     chosen = {k: (options or {}).get(k, v) for k, v in DRAWING_OPTIONS.items()}
-    return _digest(DRAWING_SOURCES, {"options": chosen})
+    return _digest(DRAWING_SOURCES, {"options": chosen, "standard": standard.DRAWING})

@@ -13,17 +13,14 @@ DIMENSION whose block holds its lines, arrows and text). Pure Python (ezdxf, num
 
 import numpy as np
 
+from cadbench_wb import standard
 from cadbench_wb.app import drawing_layout
 from cadbench_wb.app.drawing_readback import dxf_document, repaired_text
 
-# ISO 3098 / ISO 128: lettering kept clear of lines; half the ISO 129 gap of a text above
-# its dimension line (about 1 mm), so that a label stays legible beside an outline.
-MIN_TEXT_CLEARANCE = 0.5
-# Lines are sampled this finely (sheet mm) to test them against boxes.
-SAMPLE_STEP = 0.25
-# A dimension's own extension lines start this close to its view's outline (ISO 129's
-# small gap): boxes are compared shrunk by it so touching is not crossing.
-BOX_TOLERANCE = 0.5
+# Tuned numbers, with their reasons: standard.DRAWING["checks"].
+MIN_TEXT_CLEARANCE = standard.DRAWING["checks"]["min_text_clearance_mm"]
+SAMPLE_STEP = standard.DRAWING["checks"]["sample_step_mm"]
+BOX_TOLERANCE = standard.DRAWING["checks"]["box_tolerance_mm"]
 
 
 def sheet_checks(dxf_path: str, made: dict) -> dict:

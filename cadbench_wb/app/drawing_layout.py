@@ -16,35 +16,26 @@ import math
 
 import numpy as np
 
+from cadbench_wb import standard
 from cadbench_wb.app.drawing_plan import Candidate, ViewGeometry
 
 # ISO 5455 scales, largest first.
 SCALES = (10.0, 5.0, 2.0, 1.0, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001)
-TEXT_HEIGHT = 3.5  # TechDraw's default dimension font size (mm on the sheet)
-FIRST_ROW = 10.0  # ISO 129-1: first dimension line from the outline
-ROW_PITCH = 7.0  # ISO 129-1: between parallel dimension lines
-LABEL_GAP = 1.5  # clear space around a label
-VIEW_GAP = 12.0  # between the dimension bands of neighbouring views
-MAX_ROWS = 8  # per side of a view; a dimension that needs more is dropped
-# A default linear dimension spanning less than this on the sheet is left out: its
-# extension lines merge into one (ISO 128's thin lines are 0.25 mm, 0.7 mm apart at least).
-MIN_SHEET_SPAN = 1.0
-# A default angle whose shorter leg is below this on the sheet is left out (ISO 129-1's
-# dimension arc needs room for two arrowheads, 2.5 mm each).
-MIN_ANGLE_LEG = 5.0
-# A default radius or diameter whose arc is smaller than this on the sheet is left out: a
-# drafter notes such rounds in general (an R0.4 at 1:2 is 0.2 mm on the sheet).
-MIN_SHEET_RADIUS = 1.0
-# Rows of horizontal dimensions, columns of vertical ones, before the other side is used
-# (TechDraw's DXF prints vertical dimensions' text level, so a column is a label wide).
-PREFERRED = {0: 5, 1: 3}
+# Tuned numbers, with their reasons: standard.DRAWING["layout"].
+_LAYOUT = standard.DRAWING["layout"]
+TEXT_HEIGHT = _LAYOUT["text_height_mm"]
+FIRST_ROW = _LAYOUT["first_row_mm"]
+ROW_PITCH = _LAYOUT["row_pitch_mm"]
+LABEL_GAP = _LAYOUT["label_gap_mm"]
+VIEW_GAP = _LAYOUT["view_gap_mm"]
+MAX_ROWS = _LAYOUT["max_rows"]
+MIN_SHEET_SPAN = _LAYOUT["min_sheet_span_mm"]
+MIN_ANGLE_LEG = _LAYOUT["min_angle_leg_mm"]
+MIN_SHEET_RADIUS = _LAYOUT["min_sheet_radius_mm"]
+PREFERRED = {0: _LAYOUT["preferred_rows"], 1: _LAYOUT["preferred_columns"]}
 OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
-# Dimension rows a view usually needs on a side (scale and sheet estimate); a layout that
-# needs more takes the next larger sheet at the same scale.
-ESTIMATED_BAND = 20.0
-# The front view's longer side on the sheet from which a scale is readable: below it the
-# next larger sheet is taken (an A3 sheet holds a 160 mm part at 1:2, 80 mm long).
-READABLE_FRONT = 70.0
+ESTIMATED_BAND = _LAYOUT["estimated_band_mm"]
+READABLE_FRONT = _LAYOUT["readable_front_mm"]
 # TechDraw's DXF writer puts a linear dimension's text and line this far from its label,
 # across the line joining the two measured points (ImpExpDxf: "gap = 5.0").
 DXF_TEXT_SHIFT = 5.0
@@ -150,7 +141,7 @@ def linear_shift(candidate: Candidate, scale: float) -> tuple:
     return DXF_TEXT_SHIFT * nx / length, DXF_TEXT_SHIFT * ny / length
 
 
-SHEET_MARGIN = 5.0  # between the frame and the drawing
+SHEET_MARGIN = _LAYOUT["sheet_margin_mm"]
 
 
 def layout(views, chosen, working, title_block, projection="first", scales=SCALES) -> Layout:

@@ -15,7 +15,7 @@ from cadbench_wb import standard
 
 SECTION = "Section"
 SYMBOL = "A"
-_SECTION = standard.DRAWING_SECTION
+_SECTION = standard.DRAWING["section"]
 
 
 def section_plane(shape, views=("Front", "Top", "Right")):
@@ -167,8 +167,6 @@ def section_origin(item, shape, plane):
     """The model point the section is centred on (its x and y; along the normal it is the
     plane's point), or None when the section's vertices and the part's kept vertices share
     no offset."""
-    import numpy as np  # noqa: PLC0415
-
     normal, point, _base = plane
     x_dir = item.XDirection
     y_dir = item.Direction.cross(x_dir)
@@ -183,15 +181,12 @@ def section_origin(item, shape, plane):
             break
         seen.append((vertex.Point.x, vertex.Point.y))
         index += 1
-    if len(seen) < _SECTION["origin_min_pairs"] or not kept:
+    if not kept:
         return None
-    model = np.array([(p.dot(x_dir), p.dot(y_dir)) for p in kept])
-    offsets = (model[:, None, :] - np.array(seen)[None, :, :]).reshape(-1, 2)
-    bins = np.round(offsets / _SECTION["origin_bin_mm"]).astype(np.int64)
-    keys = bins[:, 0] * (1 << 32) + bins[:, 1]
-    _values, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
-    order = np.sort(counts)
-    if order[-1] < _SECTION["origin_min_pairs"] or (len(order) > 1 and order[-2] == order[-1]):
+    from cadbench_wb.app.drawing_origin import shared_offset  # noqa: PLC0415
+
+    found = shared_offset([(p.dot(x_dir), p.dot(y_dir)) for p in kept], seen)
+    if found is None:
         return None
-    across, up = offsets[inverse == counts.argmax()].mean(axis=0)
+    across, up = found
     return x_dir * float(across) + y_dir * float(up) + normal * level
