@@ -441,7 +441,10 @@ DRAWING = {
         # Sections (app/drawing_section.py). Hole axes whose level along the section's
         # normal agrees to same_plane_decimals (0.1 um) lie on one cutting plane. The
         # section's centre is found as the views' (origin_bin_mm, origin_min_pairs above).
+        # At most max_sections sections (A-A, B-B): one per plane of hole kinds a drafter
+        # would section; the sheet has two free grid cells for them.
         "same_plane_decimals": 4,
+        "max_sections": 2,
     },
     "checks": {
         # ISO 3098 / ISO 128: lettering kept clear of lines; half the ISO 129 gap of a text

@@ -139,9 +139,8 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     if origin is None:
         origin = TechDraw.findCentroid(shape, items["Front"].Direction)
     origins = {name: origin for name in items}
-    section = _section(doc, page, model, items, shape, guess, coarse)
-    if section is not None:
-        items[drawing_section.SECTION], origins[drawing_section.SECTION] = section
+    for name, (section, center) in _sections(doc, page, model, items, shape, guess, coarse).items():
+        items[name], origins[name] = section, center
     cylinders = _cylinders(shape)
     scales = drawing_layout.SCALES
     # One step below the estimate is as small as a drawing goes to keep every default
@@ -214,23 +213,29 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     }
 
 
-def _section(doc, page, model, items, shape, scale, coarse):
-    """(section view, its centre) where a hole hides its depth from the plain views, or
-    None (no such hole, a polygonal drawing, or a section TechDraw leaves empty)."""
+def _sections(doc, page, model, items, shape, scale, coarse) -> dict:
+    """{name: (section view, its centre)} where holes hide their depth from the plain
+    views; none for a polygonal drawing, none TechDraw leaves without a centre."""
     if coarse:
-        return None  # threaded parts: their depths are lengths along the outline
-    plane = drawing_section.section_plane(shape)
-    if plane is None:
-        return None
-    section = drawing_section.add_section(doc, page, model, items[plane[2]], plane, scale)
+        return {}  # threaded parts: their depths are lengths along the outline
+    planes = drawing_section.section_planes(shape)
+    made = [
+        drawing_section.add_section(doc, page, model, items[plane[2]], plane, scale, index)
+        for index, plane in enumerate(planes)
+    ]
+    if not made:
+        return {}
     doc.recompute()
-    kernel_compat.finished_views([section])
-    center = drawing_section.section_origin(section, shape, plane)
-    if center is None:
-        page.removeView(section)
-        doc.removeObject(section.Name)
-        return None
-    return section, center
+    kernel_compat.finished_views(made)
+    found = {}
+    for section, plane in zip(made, planes, strict=True):
+        center = drawing_section.section_origin(section, shape, plane)
+        if center is None:
+            page.removeView(section)
+            doc.removeObject(section.Name)
+            continue
+        found[section.Name] = (section, center)
+    return found
 
 
 def _views(doc, page, model, projection, scale, names=ORTHOGRAPHIC, coarse=()) -> tuple:
@@ -274,7 +279,7 @@ def _place_views(group, items, plan) -> None:
     front = plan.positions["Front"]
     group.X, group.Y = front
     for name, item in items.items():
-        if name in (ISO, drawing_section.SECTION):
+        if name == ISO or name in drawing_section.SECTIONS:
             scale = plan.iso_scale if name == ISO else plan.scale
             if abs(item.Scale - scale) > 1e-12:
                 item.Scale = scale

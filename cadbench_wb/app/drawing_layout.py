@@ -55,6 +55,7 @@ SIDES = {
         "Bottom": ("top", "right"),
         "Rear": ("top", "right"),
         "Section": ("bottom", "right"),
+        "SectionB": ("top", "right"),
     },
     "third": {
         "Front": ("bottom", "left"),
@@ -64,6 +65,7 @@ SIDES = {
         "Bottom": ("bottom", "left"),
         "Rear": ("bottom", "right"),
         "Section": ("bottom", "right"),
+        "SectionB": ("bottom", "left"),
     },
 }
 CELLS = {
@@ -76,6 +78,7 @@ CELLS = {
         "Top": (2, 1),
         "Iso": (2, 0),
         "Section": (2, 2),
+        "SectionB": (0, 2),
     },
     "third": {
         "Top": (0, 1),
@@ -86,6 +89,7 @@ CELLS = {
         "Rear": (1, 3),
         "Bottom": (2, 1),
         "Section": (2, 2),
+        "SectionB": (2, 0),
     },
 }
 

@@ -13,39 +13,42 @@ read off its vertices (the part's vertices on the kept side, seen along the view
 
 from cadbench_wb import standard
 
-SECTION = "Section"
-SYMBOL = "A"
+SECTIONS = ("Section", "SectionB")  # view names; their cutting planes A-A and B-B
+SYMBOLS = ("A", "B")
 _SECTION = standard.DRAWING["section"]
 
 
-def section_plane(shape, views=("Front", "Top", "Right")):
-    """(normal, point on the plane, base view name) of the section that shows the most
-    hidden hole depths, or None when no hole hides one. The normal is a view's direction
-    (from the part towards the viewer, as TechDraw's Direction); the base view is the one
-    that sees the holes end-on, where the cutting plane would be marked."""
-    import FreeCAD  # noqa: PLC0415
-
-    from cadbench_wb.app.drawing_pose import DIRECTIONS  # noqa: PLC0415
-
+def section_planes(shape, views=("Front", "Top", "Right")) -> list:
+    """[(normal, point on the plane, base view name)]: the sections that show the hidden
+    hole depths, at most max_sections, each holding the most hole profiles not yet shown
+    (then the most holes), or [] when no hole hides a depth. The normal is a view's
+    direction (from the part towards the viewer, as TechDraw's Direction); the base view is
+    the one that sees the plane's holes end-on, where the cutting plane would be marked."""
     holes = hidden_depth_holes(shape)
-    best = None
-    for view in views:
-        normal = FreeCAD.Vector(*DIRECTIONS[view])
-        cut = [(axis, point) for axis, point in holes if abs(axis.dot(normal)) < 1e-6]
-        if not cut:
-            continue
-        levels = {}
-        for _axis, point in cut:
-            level = round(point.dot(normal), _SECTION["same_plane_decimals"])
-            levels.setdefault(level, []).append(point)
-        level, points = max(sorted(levels.items()), key=lambda item: len(item[1]))
-        if best is None or len(points) > best[0]:
-            base = next(
-                (name for name in views if abs(abs(cut[0][0].dot(_vector(name))) - 1) < 1e-6),
-                "Front",
-            )
-            best = (len(points), normal, points[0], base)
-    return None if best is None else best[1:]
+    planes, shown = [], set()
+    while len(planes) < _SECTION["max_sections"]:
+        best = None
+        for view in views:
+            normal = _vector(view)
+            levels = {}
+            for axis, point, profile in holes:
+                if abs(axis.dot(normal)) < 1e-6 and profile not in shown:
+                    level = round(point.dot(normal), _SECTION["same_plane_decimals"])
+                    levels.setdefault(level, []).append((axis, point, profile))
+            for _level, members in sorted(levels.items()):
+                score = (len({m[2] for m in members}), len(members))
+                if best is None or score > best[0]:
+                    best = (score, normal, members)
+        if best is None:
+            break
+        _score, normal, members = best
+        shown |= {m[2] for m in members}
+        axis, point, _profile = members[0]
+        base = next(
+            (name for name in views if abs(abs(axis.dot(_vector(name))) - 1) < 1e-6), "Front"
+        )
+        planes.append((normal, point, base))
+    return planes
 
 
 def _vector(name):
@@ -57,10 +60,11 @@ def _vector(name):
 
 
 def hidden_depth_holes(shape) -> list:
-    """(axis, point on the axis) of every hole with a depth the outline does not show: a
-    stepped hole (coaxial bores of different diameters: a counterbore) or a blind one (a
-    bore closed by a flat or a drill point's cone). Axis-parallel axes only: a section of
-    an inclined hole is no true shape."""
+    """(axis, point on the axis, profile) of every hole with a depth the outline does not
+    show: a stepped hole (coaxial bores of different diameters: a counterbore) or a blind
+    one (a bore closed by a flat or a drill point's cone). The profile (its radii, blind or
+    not) tells holes of one kind, which one section shows for all. Axis-parallel axes
+    only: a section of an inclined hole is no true shape."""
     import Part  # noqa: PLC0415
 
     bores = {}  # axis line -> radii of its concave cylinders
@@ -80,12 +84,11 @@ def hidden_depth_holes(shape) -> list:
         entry = bores.setdefault(key, [axis, surface.Center, set(), False])
         entry[2].add(round(surface.Radius, 4))
         entry[3] = entry[3] or _closed_end(ends_of, face)
-    found = [
-        (axis, point)
+    return [
+        (axis, point, (tuple(sorted(radii)), blind))
         for _key, (axis, point, radii, blind) in sorted(bores.items())
         if len(radii) > 1 or blind
     ]
-    return found
 
 
 def _concave(face) -> bool:
@@ -100,7 +103,7 @@ def _concave(face) -> bool:
 
 def _closed_end(ends_of, face) -> bool:
     """Whether a bore ends in a flat disc or a cone (a blind hole's bottom): a face of the
-    part whose edges are all circles on the bore's axis and that touches the bore.
+    part that touches the bore and is bounded by the bore's circle alone.
     ends_of: edge hash -> the plane and cone faces holding that edge."""
     import Part  # noqa: PLC0415
 
@@ -111,18 +114,21 @@ def _closed_end(ends_of, face) -> bool:
         for other in ends_of.get(edge.hashCode(), ()):
             if not any(e.isSame(edge) for e in other.Edges):
                 continue
-            if all(_on_axis(e, axis, center) for e in other.Edges):
+            if all(_on_axis(e, axis, center, face.Surface.Radius) for e in other.Edges):
                 return True
     return False
 
 
-def _on_axis(edge, axis, center) -> bool:
+def _on_axis(edge, axis, center, radius) -> bool:
+    """A circle of the bore's radius about its axis (a counterbore's floor also has the
+    smaller bore's circle: no bottom), or a cone's apex."""
     import Part  # noqa: PLC0415
 
     curve = edge.Curve
     if isinstance(curve, Part.Circle):
         offset = curve.Center - center
-        return (offset - axis * offset.dot(axis)).Length < 1e-6
+        across = (offset - axis * offset.dot(axis)).Length
+        return across < 1e-6 and abs(curve.Radius - radius) < 1e-6
     return edge.Length < 1e-9  # a cone's degenerate apex edge
 
 
@@ -132,16 +138,17 @@ def _axis_key(center, axis) -> tuple:
     return (direction, *(round(c, 4) + 0.0 for c in (foot.x, foot.y, foot.z)))
 
 
-def add_section(doc, page, model, base, plane, scale):
-    """The DrawViewSection of plane (normal, point, base name) at scale, not yet computed.
-    Properties that differ between TechDraw versions are set only where they exist."""
+def add_section(doc, page, model, base, plane, scale, index=0):
+    """The DrawViewSection of plane (normal, point, base name) at scale, not yet computed:
+    the index-th section (A-A, B-B). Properties that differ between TechDraw versions are
+    set only where they exist."""
     import FreeCAD  # noqa: PLC0415
 
     normal, point, _base_name = plane
-    section = doc.addObject("TechDraw::DrawViewSection", SECTION)
+    section = doc.addObject("TechDraw::DrawViewSection", SECTIONS[index])
     page.addView(section)
     section.BaseView = base
-    section.SectionSymbol = SYMBOL
+    section.SectionSymbol = SYMBOLS[index]
     section.SectionNormal = normal
     section.Direction = normal
     section.SectionOrigin = point

@@ -8,6 +8,8 @@ floor, the section through the hole's axis prints the depth 6.4.
 
 import pytest
 
+from cadbench_wb import standard
+
 DEPTH = 6.4
 
 
@@ -28,7 +30,8 @@ def test_counterbore_and_blind_hole_hide_a_depth_a_through_hole_does_not(fc, par
     assert len(drawing_section.hidden_depth_holes(blind)) == 1
     found = drawing_section.hidden_depth_holes(_counterbored(fc, part))
     assert len(found) == 1  # the bore and its counterbore are one hole
-    axis, point = found[0]
+    axis, point, profile = found[0]
+    assert profile == ((3.3, 5.5), False)
     assert abs(abs(axis.z) - 1) < 1e-9
     assert (point.x, point.y) == pytest.approx((20, 20))
 
@@ -36,12 +39,23 @@ def test_counterbore_and_blind_hole_hide_a_depth_a_through_hole_does_not(fc, par
 def test_cutting_plane_holds_the_most_holes_and_looks_as_the_front_view(fc, part):
     from cadbench_wb.app import drawing_section
 
-    # Two holes at y = 12, one at y = 30: the plane y = 12 shows two depths.
+    # Two holes at y = 12, one at y = 30, all alike: one section, on the plane y = 12.
     shape = _counterbored(fc, part, holes=((15, 12), (45, 12), (30, 30)))
-    normal, point, base = drawing_section.section_plane(shape)
+    ((normal, point, base),) = drawing_section.section_planes(shape)
     assert (normal.x, normal.y, normal.z) == pytest.approx((0, -1, 0))
     assert point.y == pytest.approx(12)
     assert base == "Top"  # the holes are circles there: the cutting plane is marked there
+
+
+def test_a_second_kind_of_hole_on_another_plane_gets_section_b(fc, part):
+    from cadbench_wb.app import drawing_section
+
+    # a counterbored hole at y = 12 and a blind hole at y = 30: two kinds, two planes
+    shape = _counterbored(fc, part, holes=((15, 12),))
+    shape = shape.cut(part.makeCylinder(4, 10, fc.Vector(40, 30, 10)))
+    planes = drawing_section.section_planes(shape)
+    assert sorted(round(point.y, 6) for _normal, point, _base in planes) == [12, 30]
+    assert len(planes) <= standard.DRAWING["section"]["max_sections"]
 
 
 def test_section_prints_the_counterbore_depth(fc, part, tmp_path):
