@@ -437,6 +437,19 @@ DRAWING = {
         # Between the frame and the drawing.
         "sheet_margin_mm": 5.0,
     },
+    "label_search": {
+        # Where a diameter, radius, angle or sloping length looks for a free place for its
+        # label, nearest first (sheet mm beyond the arc, the apex or the line; directions
+        # in degrees): ISO 129-1 puts a radius' label on a leader at about 45 degrees, so
+        # the diagonals come first, then flatter and steeper ones; the distances grow to
+        # about the height of a dimension band (60 mm), beyond which a label no longer
+        # reads as its feature's.
+        "radial_distances_mm": (4.0, 8.0, 14.0, 22.0, 32.0, 45.0, 60.0),
+        "radial_angles_deg": (45, 135, -45, -135, 20, 160, -20, -160, 70, 110, -70, -110),
+        "angle_distances_mm": (8.0, 12.0, 18.0, 26.0),
+        "angle_turns_deg": (0, 15, -15, 30, -30),
+        "sloping_distances_mm": (6.0, 10.0, 16.0, 24.0),
+    },
     "section": {
         # Sections (app/drawing_section.py). Hole axes whose level along the section's
         # normal agrees to same_plane_decimals (0.1 um) lie on one cutting plane. The

@@ -31,9 +31,10 @@ def sheet_checks(dxf_path: str, made: dict) -> dict:
     msp = doc.modelspace()
     layer_of_view = {name: v["item"] for name, v in made["views"].items()}
     view_of_dimension = {d["name"]: d["view"] for d in made["dimensions"]}
-    views = {
-        name: _points(msp.query(f'*[layer=="{layer}"]')) for name, layer in layer_of_view.items()
-    }
+    on_layer = {}  # one pass over the entities, not one query per view
+    for entity in msp:
+        on_layer.setdefault(entity.dxf.get("layer", "0"), []).append(entity)
+    views = {name: _points(on_layer.get(layer, [])) for name, layer in layer_of_view.items()}
     view_boxes = {n: _box(p) for n, p in views.items() if len(p)}
     dimensions = {}
     for dimension in msp.query("DIMENSION"):

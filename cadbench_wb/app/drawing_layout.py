@@ -33,6 +33,7 @@ MIN_SHEET_SPAN = _LAYOUT["min_sheet_span_mm"]
 MIN_ANGLE_LEG = _LAYOUT["min_angle_leg_mm"]
 MIN_SHEET_RADIUS = _LAYOUT["min_sheet_radius_mm"]
 PREFERRED = {0: _LAYOUT["preferred_rows"], 1: _LAYOUT["preferred_columns"]}
+_SEARCH = standard.DRAWING["label_search"]
 OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
 ESTIMATED_BAND = _LAYOUT["estimated_band_mm"]
 READABLE_FRONT = _LAYOUT["readable_front_mm"]
@@ -469,17 +470,17 @@ def _free_spot(c, position, scale, placed, obstacles, area, title_block):
     if c.kind in ("Diameter", "Radius"):
         center, (radius, _) = c.points
         cx, cy = px + center[0] * scale, py + center[1] * scale
-        for distance in (4.0, 8.0, 14.0, 22.0, 32.0, 45.0, 60.0):
+        for distance in _SEARCH["radial_distances_mm"]:
             reach = radius * scale + distance + width / 2
-            for degrees in (45, 135, -45, -135, 20, 160, -20, -160, 70, 110, -70, -110):
+            for degrees in _SEARCH["radial_angles_deg"]:
                 a = math.radians(degrees)
                 tries.append(((cx + reach * math.cos(a), cy + reach * math.sin(a)), (0.0, 0.0)))
     elif c.kind == "Angle":
         apex, far1, far2 = c.points
         ax, ay = px + apex[0] * scale, py + apex[1] * scale
         u = _bisector(apex, far1, far2)
-        for distance in (8.0, 12.0, 18.0, 26.0):
-            for turn in (0, 15, -15, 30, -30):
+        for distance in _SEARCH["angle_distances_mm"]:
+            for turn in _SEARCH["angle_turns_deg"]:
                 a = math.atan2(u[1], u[0]) + math.radians(turn)
                 reach = distance + width / 2
                 tries.append(((ax + reach * math.cos(a), ay + reach * math.sin(a)), (0.0, 0.0)))
@@ -489,13 +490,24 @@ def _free_spot(c, position, scale, placed, obstacles, area, title_block):
         nx, ny = -(y2 - y1), x2 - x1
         length = math.hypot(nx, ny) or 1.0
         shift = linear_shift(c, scale)
-        for distance in (6.0, 10.0, 16.0, 24.0):
+        for distance in _SEARCH["sloping_distances_mm"]:
             for sign in (1, -1):
                 text_at = (mx + sign * distance * nx / length, my + sign * distance * ny / length)
                 tries.append((text_at, shift))
     # A label on a drawn line is unreadable: only a case's target may sit so, when no
     # clear place is left.
     labels = np.array([p.box for p in placed]).reshape(-1, 4)
+    # Only the obstacles near the tried places can touch a label: one pass over all of
+    # them per dimension, not one per place tried.
+    reach = max(width, TEXT_HEIGHT) + 2 * LABEL_GAP
+    xs = [t[0][0] for t in tries] or [px]
+    ys = [t[0][1] for t in tries] or [py]
+    near = obstacles[
+        (obstacles[:, 0] >= min(xs) - reach)
+        & (obstacles[:, 0] <= max(xs) + reach)
+        & (obstacles[:, 1] >= min(ys) - reach)
+        & (obstacles[:, 1] <= max(ys) + reach)
+    ]
     for strict in (True, False) if c.target is not None else (True,):
         for text_at, shift in tries:
             box = text_box(text_at, c.text)
@@ -510,7 +522,7 @@ def _free_spot(c, position, scale, placed, obstacles, area, title_block):
             ):
                 continue
             # grown: the outline is sampled, a line may pass between two samples
-            if strict and _touches(_grown(box), obstacles):
+            if strict and _touches(_grown(box), near):
                 continue
             label = (text_at[0] - shift[0], text_at[1] - shift[1])
             return Placed(c, label, box)

@@ -9,6 +9,7 @@ case, first the dimensions that show its targets (drawingMatch reads them back).
 """
 
 import dataclasses
+import functools
 import math
 import re
 
@@ -141,6 +142,7 @@ class Candidate:
         return printed_text(self.format, self.value, self.kind)
 
 
+@functools.lru_cache(maxsize=65536)
 def printed_text(format_spec: str, value: float, kind: str = "") -> str:
     """The text TechDraw prints for a FormatSpec and a value ('%.2w' drops trailing zeros;
     angles get a degree sign)."""
