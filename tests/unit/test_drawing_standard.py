@@ -192,3 +192,29 @@ def test_text_clearance_and_box_tolerance_in_the_sheet_checks():
         drawing_checks._shrunk(touching), drawing_checks._shrunk(view)
     )
     assert drawing_checks._overlap(drawing_checks._shrunk(crossing), drawing_checks._shrunk(view))
+
+
+def test_a_radius_label_takes_the_first_free_place_of_the_search():
+    import numpy as np
+
+    search = DRAWING["label_search"]
+    radius = Candidate(
+        "radius", 5.0, "Front", "Radius", ("Edge1",), "radius", ("radius", 5.0),
+        ((0.0, 0.0), (5.0, 0.0)),
+    )  # fmt: skip
+    area = (0.0, 0.0, 400.0, 300.0)
+    free = drawing_layout._free_spot(radius, (200.0, 150.0), 1.0, [], np.zeros((0, 2)), area, None)
+    width = drawing_layout.text_width(radius.text)
+    reach = 5.0 + search["radial_distances_mm"][0] + width / 2
+    angle = math.radians(search["radial_angles_deg"][0])
+    expected = (200.0 + reach * math.cos(angle), 150.0 + reach * math.sin(angle))
+    assert free.label == pytest.approx(expected)
+    # that place taken by another label: the search's second direction
+    taken = drawing_layout.Placed(radius, expected, drawing_layout.text_box(expected, "R5"))
+    second = drawing_layout._free_spot(
+        radius, (200.0, 150.0), 1.0, [taken], np.zeros((0, 2)), area, None
+    )
+    angle = math.radians(search["radial_angles_deg"][1])
+    assert second.label == pytest.approx(
+        (200.0 + reach * math.cos(angle), 150.0 + reach * math.sin(angle))
+    )
