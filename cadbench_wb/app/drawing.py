@@ -226,7 +226,10 @@ def _sections(doc, page, model, items, shape, scale, coarse) -> dict:
     if not made:
         return {}
     doc.recompute()
-    kernel_compat.finished_views(made)
+    # A section may rightly come out empty (its plane misses the solid): emptiness is no
+    # sign of background projection here, only the plain views' was.
+    if kernel_compat.projects_in_background():
+        kernel_compat.finished_views(made)
     found = {}
     for section, plane in zip(made, planes, strict=True):
         center = drawing_section.section_origin(section, shape, plane)
