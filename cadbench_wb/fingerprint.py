@@ -145,7 +145,8 @@ def drawing_fingerprint(options: dict | None = None, package_dir: str = PACKAGE_
     """16 hex digits over the drawing chain's code and its own options (defaults filled in),
     so `cadbench info`, the drawing stage and a campaign all print the same stamp."""
     chosen = {k: (options or {}).get(k, v) for k, v in DRAWING_OPTIONS.items()}
-    return digest(sealed_files("drawing", package_dir), {"options": chosen}, package_dir)
+    parameters = {"options": chosen, "standard": standard.DRAWING}
+    return digest(sealed_files("drawing", package_dir), parameters, package_dir)
 
 
 def module_fingerprint(modules, parameters: dict, package_dir: str = PACKAGE_DIR) -> str:

@@ -387,6 +387,135 @@ DRAWING_2D_ANNOTATION = {
 }
 
 
+# TechDraw drawings (app/drawing*.py): how a part is posed, which dimensions are offered,
+# how the sheet is laid out and checked. Each number with its reason; every one has a test
+# at its boundary (tests/app/test_drawing_standard.py).
+DRAWING = {
+    "pose": {
+        # Faces and axes within this angle of a coordinate axis are made exactly parallel
+        # to it: an aligned candidate carries the alignment's last thousandths of a degree
+        # (its holes would project as ellipses); a drawn chamfer is steeper than 1 degree.
+        "square_tolerance_deg": 1.0,
+        # A part longer than this many times its x extent along y or z is drawn lying
+        # down (a shaft lies across the front view); a near-cube keeps its pose.
+        "lying_ratio": 1.2,
+        # A part deeper (y) than this many times its height (z) is turned to show that
+        # side in the front view: a plate or a flange seen edge-on is a sliver (NIST FTC-08,
+        # 222.7 deep, 48.3 high); a block (80 x 40 x 30) keeps the side it is drawn on.
+        "facing_ratio": 2.0,
+        # Free-form faces from which a part counts as threaded and is drawn with polygonal
+        # hidden-line removal: a modelled thread is most of its part's faces (M8 bolt 56 of
+        # 85, M10 nut 21 of 36); blends on a machined part are few (NIST FTC-07: 20 of 269,
+        # drawn exactly in about 2 s per view).
+        "heavy_faces": 20,
+        "heavy_share": 0.25,
+    },
+    "views": {
+        # In a polygonal view only straight lines at least this share of the view are
+        # outline: a thread's zigzag (flank lines about 1 % of an M8 bolt's length) gives
+        # no levels.
+        "coarse_min_line_rel": 0.01,
+        # Points per edge for the outline (bounding boxes, label collisions): a share of
+        # the view, 1 mm on a 100 mm part (labels keep LABEL_GAP = 1.5 mm clear).
+        "outline_step_rel": 0.01,
+        # The views' centre from their vertices: offsets agreeing to origin_bin_mm (model
+        # mm, far above TechDraw's 1e-7 rounding), shared by at least origin_min_pairs
+        # vertex pairs (three corners fix a centre beyond chance).
+        "origin_bin_mm": 1e-5,
+        "origin_min_pairs": 3,
+        # The front and top views' centres agree in x within origin_agree_bins bins, and
+        # lie within origin_off_middle_diagonals of the part's box centre (TechDraw
+        # centres on its box: a centre far off it is a wrong match, findCentroid decides).
+        "origin_agree_bins": 10,
+        "origin_off_middle_diagonals": 0.05,
+        # A dimension TechDraw measures this far (relative) from the planned value is not
+        # drawn: the reference does not mean what the plan thought (printing is to 0.01).
+        "measure_tolerance_rel": 1e-6,
+    },
+    "plan": {
+        # Geometry coordinates closer than this (model mm) are the same level: TechDraw's
+        # hidden-line removal moves vertices by up to 1e-4 on B-spline edges.
+        "level_tolerance_mm": 1e-3,
+        # A distance below this prints as 0 with two decimals and is no dimension.
+        "min_value_mm": 0.01,
+        # A line this close to axis-parallel (sine of its angle) is horizontal or vertical.
+        "axis_tolerance": 1e-6,
+        # Decimals printed ('%.2w': two, trailing zeros removed): ISO 129-1 writes the
+        # nominal, a 75 within 0.007 prints 75 (and R5.01 never appears).
+        "decimals": 2,
+        # Holes whose angular spacing round their circle differs by more than this are no
+        # bolt circle (a drafter locates them by coordinates).
+        "pitch_angle_tolerance_deg": 0.1,
+    },
+    "layout": {
+        # TechDraw's default dimension font size (mm on the sheet, ISO 3098 3.5).
+        "text_height_mm": 3.5,
+        # ISO 129-1: the first dimension line 10 mm from the outline, then 7 mm apart.
+        "first_row_mm": 10.0,
+        "row_pitch_mm": 7.0,
+        # Clear space around a label, and between neighbouring views' dimension bands.
+        "label_gap_mm": 1.5,
+        "view_gap_mm": 12.0,
+        # Rows per side of a view; a default that needs more is dropped (targets get
+        # max_rows on the other side too).
+        "max_rows": 8,
+        # Rows of horizontal dimensions, columns of vertical ones, before the other side is
+        # used (TechDraw's DXF prints vertical dimensions' text level: a column is a label
+        # wide).
+        "preferred_rows": 5,
+        "preferred_columns": 3,
+        # A default linear dimension spanning less than this on the sheet is left out:
+        # its extension lines merge (ISO 128's thin lines are 0.25 mm, 0.7 mm apart).
+        "min_sheet_span_mm": 1.0,
+        # A default angle whose shorter leg is below this is left out (ISO 129-1's arc
+        # needs room for two 2.5 mm arrowheads).
+        "min_angle_leg_mm": 5.0,
+        # A default radius or diameter smaller than this on the sheet is left out (an R0.4
+        # at 1:2 is 0.2 mm; a drafter notes such rounds in general).
+        "min_sheet_radius_mm": 1.0,
+        # Dimension band a view usually needs on a side (scale and sheet estimate).
+        "estimated_band_mm": 20.0,
+        # The front view's longer side on the sheet from which a scale is readable: below
+        # it the next larger sheet is taken (an A3 holds a 160 mm part at 1:2, 80 mm).
+        "readable_front_mm": 70.0,
+        # Between the frame and the drawing.
+        "sheet_margin_mm": 5.0,
+    },
+    "label_search": {
+        # Where a diameter, radius, angle or sloping length looks for a free place for its
+        # label, nearest first (sheet mm beyond the arc, the apex or the line; directions
+        # in degrees): ISO 129-1 puts a radius' label on a leader at about 45 degrees, so
+        # the diagonals come first, then flatter and steeper ones; the distances grow to
+        # about the height of a dimension band (60 mm), beyond which a label no longer
+        # reads as its feature's.
+        "radial_distances_mm": (4.0, 8.0, 14.0, 22.0, 32.0, 45.0, 60.0),
+        "radial_angles_deg": (45, 135, -45, -135, 20, 160, -20, -160, 70, 110, -70, -110),
+        "angle_distances_mm": (8.0, 12.0, 18.0, 26.0),
+        "angle_turns_deg": (0, 15, -15, 30, -30),
+        "sloping_distances_mm": (6.0, 10.0, 16.0, 24.0),
+    },
+    "section": {
+        # Sections (app/drawing_section.py). Hole axes whose level along the section's
+        # normal agrees to same_plane_decimals (0.1 um) lie on one cutting plane. The
+        # section's centre is found as the views' (origin_bin_mm, origin_min_pairs above).
+        # At most max_sections sections (A-A, B-B): one per plane of hole kinds a drafter
+        # would section; the sheet has two free grid cells for them.
+        "same_plane_decimals": 4,
+        "max_sections": 2,
+    },
+    "checks": {
+        # ISO 3098 / ISO 128: lettering kept clear of lines; half the ISO 129 gap of a text
+        # above its dimension line (about 1 mm).
+        "min_text_clearance_mm": 0.5,
+        # Lines are sampled this finely (sheet mm) to test them against boxes.
+        "sample_step_mm": 0.25,
+        # A dimension's own extension lines start this close to its view's outline (ISO
+        # 129's small gap): boxes are compared shrunk by it so touching is not crossing.
+        "box_tolerance_mm": 0.5,
+    },
+}
+
+
 def as_dict() -> dict:
     """The whole standard as plain data (for the fingerprint and the README)."""
     return {

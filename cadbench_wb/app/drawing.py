@@ -16,11 +16,13 @@ import os
 import re
 import sys
 
-from cadbench_wb import resources
+from cadbench_wb import resources, standard
 from cadbench_wb.app import (
     drawing_layout,
+    drawing_origin,
     drawing_plan,
     drawing_pose,
+    drawing_section,
     drawing_sheets,
     drawing_svg,
     kernel_compat,
@@ -32,16 +34,9 @@ from cadbench_wb.freecad_env import import_freecad
 TEMPLATE = "A3_Landscape_ISO7200TD.svg"
 SHEET = "A3"
 PROJECTIONS = {"first": "First Angle", "third": "Third Angle"}
-# In a polygonal view only straight lines at least this share of the view are outline.
-COARSE_MIN_LINE_REL = 0.01
-# Points per edge for the outline (bounding boxes, label collisions): a share of the view.
-OUTLINE_STEP_REL = 0.01
-# The views' centre from their vertices: offsets agreeing to ORIGIN_BIN (model mm), shared
-# by at least ORIGIN_MIN_PAIRS vertex pairs (three corners fix a centre beyond chance).
-ORIGIN_BIN = 1e-5
-ORIGIN_MIN_PAIRS = 3
-# A dimension TechDraw measures this far from the planned value is not drawn.
-MEASURE_TOLERANCE = 1e-6
+# Tuned numbers, with their reasons: standard.DRAWING["views"].
+ORIGIN_BIN = standard.DRAWING["views"]["origin_bin_mm"]
+MEASURE_TOLERANCE = standard.DRAWING["views"]["measure_tolerance_rel"]
 FILES = {"dxf": "drawing.dxf", "svg": "drawing.svg", "fcstd": "drawing.FCStd"}
 PDF_UNAVAILABLE = "FreeCAD 0.20 has no headless PDF writer for TechDraw pages (TechDrawGui only)"
 SVG_WRITER = (
@@ -143,6 +138,9 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     origin = view_origin(items["Front"], items["Top"], shape)
     if origin is None:
         origin = TechDraw.findCentroid(shape, items["Front"].Direction)
+    origins = {name: origin for name in items}
+    for name, (section, center) in _sections(doc, page, model, items, shape, guess, coarse).items():
+        items[name], origins[name] = section, center
     cylinders = _cylinders(shape)
     scales = drawing_layout.SCALES
     # One step below the estimate is as small as a drawing goes to keep every default
@@ -155,7 +153,7 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     scales = tuple(s for s in scales if s <= guess)
     for _attempt in range(len(scales)):
         views = [
-            view_geometry(name, items[name], shape, name in coarse, origin, cylinders)
+            view_geometry(name, items[name], shape, name in coarse, origins[name], cylinders)
             for name in items
         ]
         candidates = drawing_plan.candidates_of([v for v in views if v.name != ISO])
@@ -215,6 +213,34 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     }
 
 
+def _sections(doc, page, model, items, shape, scale, coarse) -> dict:
+    """{name: (section view, its centre)} where holes hide their depth from the plain
+    views; none for a polygonal drawing, none TechDraw leaves without a centre."""
+    if coarse:
+        return {}  # threaded parts: their depths are lengths along the outline
+    planes = drawing_section.section_planes(shape)
+    made = [
+        drawing_section.add_section(doc, page, model, items[plane[2]], plane, scale, index)
+        for index, plane in enumerate(planes)
+    ]
+    if not made:
+        return {}
+    doc.recompute()
+    # A section may rightly come out empty (its plane misses the solid): emptiness is no
+    # sign of background projection here, only the plain views' was.
+    if kernel_compat.projects_in_background():
+        kernel_compat.finished_views(made)
+    found = {}
+    for section, plane in zip(made, planes, strict=True):
+        center = drawing_section.section_origin(section, shape, plane)
+        if center is None:
+            page.removeView(section)
+            doc.removeObject(section.Name)
+            continue
+        found[section.Name] = (section, center)
+    return found
+
+
 def _views(doc, page, model, projection, scale, names=ORTHOGRAPHIC, coarse=()) -> tuple:
     """Front, top and right views in a projection group, and the isometric view on its
     own (it may be drawn at a smaller scale). The model is attached last: every change to
@@ -256,9 +282,10 @@ def _place_views(group, items, plan) -> None:
     front = plan.positions["Front"]
     group.X, group.Y = front
     for name, item in items.items():
-        if name == ISO:
-            if abs(item.Scale - plan.iso_scale) > 1e-12:
-                item.Scale = plan.iso_scale
+        if name == ISO or name in drawing_section.SECTIONS:
+            scale = plan.iso_scale if name == ISO else plan.scale
+            if abs(item.Scale - scale) > 1e-12:
+                item.Scale = scale
             item.X, item.Y = plan.positions[name]
             continue
         item.X = plan.positions[name][0] - front[0]
@@ -322,15 +349,13 @@ def view_geometry(
     xs = [p[0] for _, p in vertices] or [0.0]
     ys = [p[1] for _, p in vertices] or [0.0]
     size = max(max(xs) - min(xs), max(ys) - min(ys), 1e-3)
-    step = size * OUTLINE_STEP_REL
-    shortest = size * COARSE_MIN_LINE_REL
     for index, edge in enumerate(edges):
         curve = edge.Curve
         a, b = edge.Vertexes[0].Point, edge.Vertexes[-1].Point
         if coarse:
-            line = drawing_plan.Line(index, (a.x, a.y), (b.x, b.y))
-            if (line.horizontal or line.vertical) and line.length >= shortest:
-                lines.append(line)
+            lines += drawing_plan.polygonal_outline(
+                [drawing_plan.Line(index, (a.x, a.y), (b.x, b.y))], size
+            )
         elif isinstance(curve, (Part.Line, Part.LineSegment)) or _straight(edge):
             lines.append(drawing_plan.Line(index, (a.x, a.y), (b.x, b.y)))
         elif isinstance(curve, Part.Circle):
@@ -341,8 +366,9 @@ def view_geometry(
             arcs.append(
                 drawing_plan.Arc(index, center, curve.Radius, full, min(sweep, 360.0), round_hole)
             )
-        count = max(2, min(400, int(edge.Length / step) + 1))
-        outline += [(p.x, p.y) for p in edge.discretize(count)]
+        outline += [
+            (p.x, p.y) for p in edge.discretize(drawing_plan.outline_count(edge.Length, size))
+        ]
     return drawing_plan.ViewGeometry(
         name=name,
         lines=lines,
@@ -368,25 +394,24 @@ def view_origin(front, top, shape):
     found = []
     for item, (across, up) in ((front, (0, 2)), (top, (0, 1))):
         seen = np.array([(v.Point.x, v.Point.y) for v in _indexed(item.getVertexByIndex)])
-        if len(seen) < ORIGIN_MIN_PAIRS or not len(model):
+        if not len(model):
             return None
         x_sign = 1.0 if item.XDirection.x > 0 else -1.0
         y_dir = item.Direction.cross(item.XDirection)
         y_sign = 1.0 if (y_dir.z if up == 2 else y_dir.y) > 0 else -1.0
         projected = np.c_[model[:, across] * x_sign, model[:, up] * y_sign]
-        offsets = (projected[:, None, :] - seen[None, :, :]).reshape(-1, 2)
-        bins = np.round(offsets / ORIGIN_BIN).astype(np.int64)
-        keys = bins[:, 0] * (1 << 32) + bins[:, 1]  # one integer per bin, for a fast count
-        values, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
-        order = np.sort(counts)
-        if order[-1] < ORIGIN_MIN_PAIRS or (len(order) > 1 and order[-2] == order[-1]):
+        mine = drawing_origin.shared_offset(projected, seen)
+        if mine is None:
             return None  # no offset stands out (a symmetric part's few vertices)
-        mine = offsets[inverse == counts.argmax()].mean(axis=0)
         found.append((mine[0] * x_sign, mine[1] * y_sign))
     (x, z), (x_top, y) = found
     origin = FreeCAD.Vector(x, y, z)
     box = shape.BoundBox
-    if abs(x - x_top) > 10 * ORIGIN_BIN or (origin - box.Center).Length > 0.05 * box.DiagonalLength:
+    views = standard.DRAWING["views"]
+    off_middle = views["origin_off_middle_diagonals"] * box.DiagonalLength
+    if abs(x - x_top) > views["origin_agree_bins"] * ORIGIN_BIN or (
+        (origin - box.Center).Length > off_middle
+    ):
         return None  # the views disagree, or the centre is off the part's middle
     return origin
 
@@ -503,13 +528,7 @@ def _add_dimensions(doc, page, items, views, plan) -> tuple:
     for placed, dim in made:
         c = placed.candidate
         measured = dim.getRawValue()
-        reason = None
-        if not math.isfinite(measured):
-            # An angle between edges TechDraw cannot intersect measures nan: it would
-            # print 'nan°'.
-            reason = f"TechDraw measured no value ({measured}), planned {c.value:.6g}"
-        elif abs(measured - c.value) > MEASURE_TOLERANCE * max(1.0, abs(c.value)):
-            reason = f"TechDraw measured {measured:.6g}, planned {c.value:.6g}"
+        reason = measurement_problem(measured, c.value)
         if reason is not None:
             dropped.append(_dropped_entry(c, reason))
             page.removeView(dim)
@@ -530,6 +549,17 @@ def _add_dimensions(doc, page, items, views, plan) -> tuple:
             }
         )
     return drawn, dropped
+
+
+def measurement_problem(measured: float, planned: float):
+    """Why a dimension TechDraw measured is not drawn, or None: no value (an angle between
+    edges TechDraw cannot intersect measures nan and would print 'nan°'), or a value off
+    the plan by more than MEASURE_TOLERANCE (relative; absolute below 1 mm)."""
+    if not math.isfinite(measured):
+        return f"TechDraw measured no value ({measured}), planned {planned:.6g}"
+    if abs(measured - planned) > MEASURE_TOLERANCE * max(1.0, abs(planned)):
+        return f"TechDraw measured {measured:.6g}, planned {planned:.6g}"
+    return None
 
 
 def _dropped_entry(candidate, reason: str) -> dict:

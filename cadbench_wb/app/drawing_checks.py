@@ -13,17 +13,14 @@ DIMENSION whose block holds its lines, arrows and text). Pure Python (ezdxf, num
 
 import numpy as np
 
+from cadbench_wb import standard
 from cadbench_wb.app import drawing_layout
 from cadbench_wb.app.drawing_readback import dxf_document, repaired_text
 
-# ISO 3098 / ISO 128: lettering kept clear of lines; half the ISO 129 gap of a text above
-# its dimension line (about 1 mm), so that a label stays legible beside an outline.
-MIN_TEXT_CLEARANCE = 0.5
-# Lines are sampled this finely (sheet mm) to test them against boxes.
-SAMPLE_STEP = 0.25
-# A dimension's own extension lines start this close to its view's outline (ISO 129's
-# small gap): boxes are compared shrunk by it so touching is not crossing.
-BOX_TOLERANCE = 0.5
+# Tuned numbers, with their reasons: standard.DRAWING["checks"].
+MIN_TEXT_CLEARANCE = standard.DRAWING["checks"]["min_text_clearance_mm"]
+SAMPLE_STEP = standard.DRAWING["checks"]["sample_step_mm"]
+BOX_TOLERANCE = standard.DRAWING["checks"]["box_tolerance_mm"]
 
 
 def sheet_checks(dxf_path: str, made: dict) -> dict:
@@ -34,9 +31,10 @@ def sheet_checks(dxf_path: str, made: dict) -> dict:
     msp = doc.modelspace()
     layer_of_view = {name: v["item"] for name, v in made["views"].items()}
     view_of_dimension = {d["name"]: d["view"] for d in made["dimensions"]}
-    views = {
-        name: _points(msp.query(f'*[layer=="{layer}"]')) for name, layer in layer_of_view.items()
-    }
+    on_layer = {}  # one pass over the entities, not one query per view
+    for entity in msp:
+        on_layer.setdefault(entity.dxf.get("layer", "0"), []).append(entity)
+    views = {name: _points(on_layer.get(layer, [])) for name, layer in layer_of_view.items()}
     view_boxes = {n: _box(p) for n, p in views.items() if len(p)}
     dimensions = {}
     for dimension in msp.query("DIMENSION"):

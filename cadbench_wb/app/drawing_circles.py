@@ -8,6 +8,7 @@ Pure Python on drawing_plan's view geometry (no FreeCAD).
 import itertools
 import math
 
+from cadbench_wb import standard
 from cadbench_wb.app.drawing_plan import (
     LEVEL_TOLERANCE,
     MIN_VALUE,
@@ -18,9 +19,8 @@ from cadbench_wb.app.drawing_plan import (
     length_key,
 )
 
-# Holes whose angular spacing round their circle differs by more than this are not a bolt
-# circle (a drafter locates them by coordinates).
-PITCH_ANGLE_TOLERANCE_DEG = 0.1
+# Tuned, with its reason: standard.DRAWING["plan"].
+PITCH_ANGLE_TOLERANCE_DEG = standard.DRAWING["plan"]["pitch_angle_tolerance_deg"]
 
 
 def radial_candidates(view: ViewGeometry) -> list:

@@ -16,35 +16,27 @@ import math
 
 import numpy as np
 
+from cadbench_wb import standard
 from cadbench_wb.app.drawing_plan import Candidate, ViewGeometry
 
 # ISO 5455 scales, largest first.
 SCALES = (10.0, 5.0, 2.0, 1.0, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001)
-TEXT_HEIGHT = 3.5  # TechDraw's default dimension font size (mm on the sheet)
-FIRST_ROW = 10.0  # ISO 129-1: first dimension line from the outline
-ROW_PITCH = 7.0  # ISO 129-1: between parallel dimension lines
-LABEL_GAP = 1.5  # clear space around a label
-VIEW_GAP = 12.0  # between the dimension bands of neighbouring views
-MAX_ROWS = 8  # per side of a view; a dimension that needs more is dropped
-# A default linear dimension spanning less than this on the sheet is left out: its
-# extension lines merge into one (ISO 128's thin lines are 0.25 mm, 0.7 mm apart at least).
-MIN_SHEET_SPAN = 1.0
-# A default angle whose shorter leg is below this on the sheet is left out (ISO 129-1's
-# dimension arc needs room for two arrowheads, 2.5 mm each).
-MIN_ANGLE_LEG = 5.0
-# A default radius or diameter whose arc is smaller than this on the sheet is left out: a
-# drafter notes such rounds in general (an R0.4 at 1:2 is 0.2 mm on the sheet).
-MIN_SHEET_RADIUS = 1.0
-# Rows of horizontal dimensions, columns of vertical ones, before the other side is used
-# (TechDraw's DXF prints vertical dimensions' text level, so a column is a label wide).
-PREFERRED = {0: 5, 1: 3}
+# Tuned numbers, with their reasons: standard.DRAWING["layout"].
+_LAYOUT = standard.DRAWING["layout"]
+TEXT_HEIGHT = _LAYOUT["text_height_mm"]
+FIRST_ROW = _LAYOUT["first_row_mm"]
+ROW_PITCH = _LAYOUT["row_pitch_mm"]
+LABEL_GAP = _LAYOUT["label_gap_mm"]
+VIEW_GAP = _LAYOUT["view_gap_mm"]
+MAX_ROWS = _LAYOUT["max_rows"]
+MIN_SHEET_SPAN = _LAYOUT["min_sheet_span_mm"]
+MIN_ANGLE_LEG = _LAYOUT["min_angle_leg_mm"]
+MIN_SHEET_RADIUS = _LAYOUT["min_sheet_radius_mm"]
+PREFERRED = {0: _LAYOUT["preferred_rows"], 1: _LAYOUT["preferred_columns"]}
+_SEARCH = standard.DRAWING["label_search"]
 OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
-# Dimension rows a view usually needs on a side (scale and sheet estimate); a layout that
-# needs more takes the next larger sheet at the same scale.
-ESTIMATED_BAND = 20.0
-# The front view's longer side on the sheet from which a scale is readable: below it the
-# next larger sheet is taken (an A3 sheet holds a 160 mm part at 1:2, 80 mm long).
-READABLE_FRONT = 70.0
+ESTIMATED_BAND = _LAYOUT["estimated_band_mm"]
+READABLE_FRONT = _LAYOUT["readable_front_mm"]
 # TechDraw's DXF writer puts a linear dimension's text and line this far from its label,
 # across the line joining the two measured points (ImpExpDxf: "gap = 5.0").
 DXF_TEXT_SHIFT = 5.0
@@ -63,6 +55,8 @@ SIDES = {
         "Left": ("top", "right"),
         "Bottom": ("top", "right"),
         "Rear": ("top", "right"),
+        "Section": ("bottom", "right"),
+        "SectionB": ("top", "right"),
     },
     "third": {
         "Front": ("bottom", "left"),
@@ -71,6 +65,8 @@ SIDES = {
         "Left": ("bottom", "left"),
         "Bottom": ("bottom", "left"),
         "Rear": ("bottom", "right"),
+        "Section": ("bottom", "right"),
+        "SectionB": ("bottom", "left"),
     },
 }
 CELLS = {
@@ -82,6 +78,8 @@ CELLS = {
         "Rear": (1, 3),
         "Top": (2, 1),
         "Iso": (2, 0),
+        "Section": (2, 2),
+        "SectionB": (0, 2),
     },
     "third": {
         "Top": (0, 1),
@@ -91,6 +89,8 @@ CELLS = {
         "Right": (1, 2),
         "Rear": (1, 3),
         "Bottom": (2, 1),
+        "Section": (2, 2),
+        "SectionB": (2, 0),
     },
 }
 
@@ -146,7 +146,7 @@ def linear_shift(candidate: Candidate, scale: float) -> tuple:
     return DXF_TEXT_SHIFT * nx / length, DXF_TEXT_SHIFT * ny / length
 
 
-SHEET_MARGIN = 5.0  # between the frame and the drawing
+SHEET_MARGIN = _LAYOUT["sheet_margin_mm"]
 
 
 def layout(views, chosen, working, title_block, projection="first", scales=SCALES) -> Layout:
@@ -470,17 +470,17 @@ def _free_spot(c, position, scale, placed, obstacles, area, title_block):
     if c.kind in ("Diameter", "Radius"):
         center, (radius, _) = c.points
         cx, cy = px + center[0] * scale, py + center[1] * scale
-        for distance in (4.0, 8.0, 14.0, 22.0, 32.0, 45.0, 60.0):
+        for distance in _SEARCH["radial_distances_mm"]:
             reach = radius * scale + distance + width / 2
-            for degrees in (45, 135, -45, -135, 20, 160, -20, -160, 70, 110, -70, -110):
+            for degrees in _SEARCH["radial_angles_deg"]:
                 a = math.radians(degrees)
                 tries.append(((cx + reach * math.cos(a), cy + reach * math.sin(a)), (0.0, 0.0)))
     elif c.kind == "Angle":
         apex, far1, far2 = c.points
         ax, ay = px + apex[0] * scale, py + apex[1] * scale
         u = _bisector(apex, far1, far2)
-        for distance in (8.0, 12.0, 18.0, 26.0):
-            for turn in (0, 15, -15, 30, -30):
+        for distance in _SEARCH["angle_distances_mm"]:
+            for turn in _SEARCH["angle_turns_deg"]:
                 a = math.atan2(u[1], u[0]) + math.radians(turn)
                 reach = distance + width / 2
                 tries.append(((ax + reach * math.cos(a), ay + reach * math.sin(a)), (0.0, 0.0)))
@@ -490,13 +490,24 @@ def _free_spot(c, position, scale, placed, obstacles, area, title_block):
         nx, ny = -(y2 - y1), x2 - x1
         length = math.hypot(nx, ny) or 1.0
         shift = linear_shift(c, scale)
-        for distance in (6.0, 10.0, 16.0, 24.0):
+        for distance in _SEARCH["sloping_distances_mm"]:
             for sign in (1, -1):
                 text_at = (mx + sign * distance * nx / length, my + sign * distance * ny / length)
                 tries.append((text_at, shift))
     # A label on a drawn line is unreadable: only a case's target may sit so, when no
     # clear place is left.
     labels = np.array([p.box for p in placed]).reshape(-1, 4)
+    # Only the obstacles near the tried places can touch a label: one pass over all of
+    # them per dimension, not one per place tried.
+    reach = max(width, TEXT_HEIGHT) + 2 * LABEL_GAP
+    xs = [t[0][0] for t in tries] or [px]
+    ys = [t[0][1] for t in tries] or [py]
+    near = obstacles[
+        (obstacles[:, 0] >= min(xs) - reach)
+        & (obstacles[:, 0] <= max(xs) + reach)
+        & (obstacles[:, 1] >= min(ys) - reach)
+        & (obstacles[:, 1] <= max(ys) + reach)
+    ]
     for strict in (True, False) if c.target is not None else (True,):
         for text_at, shift in tries:
             box = text_box(text_at, c.text)
@@ -511,7 +522,7 @@ def _free_spot(c, position, scale, placed, obstacles, area, title_block):
             ):
                 continue
             # grown: the outline is sampled, a line may pass between two samples
-            if strict and _touches(_grown(box), obstacles):
+            if strict and _touches(_grown(box), near):
                 continue
             label = (text_at[0] - shift[0], text_at[1] - shift[1])
             return Placed(c, label, box)

@@ -9,19 +9,24 @@ case, first the dimensions that show its targets (drawingMatch reads them back).
 """
 
 import dataclasses
+import functools
 import math
 import re
 
-# Geometry coordinates closer than this (model mm) are the same level; a distance below
-# MIN_VALUE prints as 0 with two decimals and is no dimension.
-LEVEL_TOLERANCE = 1e-3
-MIN_VALUE = 0.01
-# A line this close to axis-parallel (sine of its angle) counts as horizontal or vertical.
-AXIS_TOLERANCE = 1e-6
+from cadbench_wb import standard
+
+# Tuned numbers, with their reasons: standard.DRAWING["plan"].
+_PLAN = standard.DRAWING["plan"]
+LEVEL_TOLERANCE = _PLAN["level_tolerance_mm"]
+MIN_VALUE = _PLAN["min_value_mm"]
+AXIS_TOLERANCE = _PLAN["axis_tolerance"]
+COARSE_MIN_LINE_REL = standard.DRAWING["views"]["coarse_min_line_rel"]
+OUTLINE_STEP_REL = standard.DRAWING["views"]["outline_step_rel"]
 # Views in the order a drafter looks for a dimension (the front view tells most).
 VIEW_ORDER = ("Front", "Top", "Right", "Left", "Bottom", "Rear")
-# TechDraw FormatSpec per family: two decimals, trailing zeros removed ('w').
-FORMATS = {"length": "%.2w", "diameter": "⌀%.2w", "radius": "R%.2w", "angle": "%.2w"}
+# TechDraw FormatSpec per family: the standard's decimals, trailing zeros removed ('w').
+_NUMBER = f"%.{_PLAN['decimals']}w"
+FORMATS = {"length": _NUMBER, "diameter": "⌀" + _NUMBER, "radius": "R" + _NUMBER, "angle": _NUMBER}
 # Preference when several candidates show a target: lower is what a drafter picks first.
 RANK = {
     "overall": 0,
@@ -137,6 +142,7 @@ class Candidate:
         return printed_text(self.format, self.value, self.kind)
 
 
+@functools.lru_cache(maxsize=65536)
 def printed_text(format_spec: str, value: float, kind: str = "") -> str:
     """The text TechDraw prints for a FormatSpec and a value ('%.2w' drops trailing zeros;
     angles get a degree sign)."""
@@ -152,6 +158,22 @@ def printed_text(format_spec: str, value: float, kind: str = "") -> str:
     if kind == "Angle" and "°" not in text:
         text += "°"
     return text
+
+
+def polygonal_outline(lines: list, size: float) -> list:
+    """The lines of a polygonal (coarse) view that are outline: horizontal or vertical and
+    at least COARSE_MIN_LINE_REL of the view's size long (curves there are chains of
+    short lines, a thread's zigzag gives no levels)."""
+    shortest = size * COARSE_MIN_LINE_REL
+    return [
+        line for line in lines if (line.horizontal or line.vertical) and line.length >= shortest
+    ]
+
+
+def outline_count(length: float, size: float) -> int:
+    """Points an edge of this length is sampled at for the view's outline: one every
+    OUTLINE_STEP_REL of the view's size, 2 to 400."""
+    return max(2, min(400, int(length / (size * OUTLINE_STEP_REL)) + 1))
 
 
 def length_key(view: ViewGeometry, axis: int, first: float, second: float) -> tuple:

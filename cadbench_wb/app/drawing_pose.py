@@ -7,6 +7,8 @@ views plus those a feature needs, and which views TechDraw projects polygonally.
 
 import math
 
+from cadbench_wb import standard
+
 ORTHOGRAPHIC = ("Front", "Top", "Right")
 # Where each view looks from (TechDraw's Direction points from the part to the viewer).
 DIRECTIONS = {
@@ -19,20 +21,12 @@ DIRECTIONS = {
 }
 ISO = "Iso"
 
-# Faces and axes within this angle of a coordinate axis are made exactly parallel to it.
-SQUARE_TOLERANCE_DEG = 1.0
-# A part longer than this many times its x extent along y or z is drawn lying down.
-LYING_RATIO = 1.2
-# A part deeper (y) than this many times its height (z) is turned to show that side in
-# the front view: a plate or a flange seen edge-on is a sliver (NIST FTC-08, 222.7 deep,
-# 48.3 high); a block (80 x 40 x 30) keeps the side its profile is drawn on.
-FACING_RATIO = 2.0
-# Free-form faces (B-splines, swept or revolved surfaces) from which a part counts as
-# threaded: its views are drawn with polygonal hidden-line removal. A modelled thread is
-# most of its part's faces (M8 bolt 56 of 85, M10 nut 21 of 36); blends on a machined
-# part are few (NIST FTC-07: 20 of 269, drawn exactly in about 2 s per view).
-HEAVY_FACES = 20
-HEAVY_SHARE = 0.25
+# Tuned numbers, with their reasons: standard.DRAWING["pose"].
+SQUARE_TOLERANCE_DEG = standard.DRAWING["pose"]["square_tolerance_deg"]
+LYING_RATIO = standard.DRAWING["pose"]["lying_ratio"]
+FACING_RATIO = standard.DRAWING["pose"]["facing_ratio"]
+HEAVY_FACES = standard.DRAWING["pose"]["heavy_faces"]
+HEAVY_SHARE = standard.DRAWING["pose"]["heavy_share"]
 
 
 def posed(shape) -> tuple:
@@ -228,4 +222,9 @@ def is_heavy(shape) -> bool:
 
     exact = (Part.Plane, Part.Cylinder, Part.Cone, Part.Sphere, Part.Toroid)
     free_form = sum(not isinstance(f.Surface, exact) for f in shape.Faces)
-    return free_form >= HEAVY_FACES and free_form >= HEAVY_SHARE * len(shape.Faces)
+    return threaded_by_count(free_form, len(shape.Faces))
+
+
+def threaded_by_count(free_form: int, faces: int) -> bool:
+    """Whether free_form of faces free-form faces make a part a modelled thread."""
+    return free_form >= HEAVY_FACES and free_form >= HEAVY_SHARE * faces

@@ -12,6 +12,11 @@ def attach(obj, support) -> None:
     setattr(obj, name, support)
 
 
+def projects_in_background() -> bool:
+    """Whether this process has seen TechDraw project in the background (FreeCAD 1.0)."""
+    return bool(_ASYNCHRONOUS_HLR)
+
+
 def finished_views(views) -> None:
     """Return once TechDraw has finished the hidden-line work of these views.
 

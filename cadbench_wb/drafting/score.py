@@ -12,7 +12,6 @@ scored gets 0 and a named failure reason.
 """
 
 import copy
-import hashlib
 import os
 
 import numpy as np
