@@ -262,4 +262,6 @@ def _authoring_line(outcome, geometry) -> str:
                 numbers.update(f + 1 for f in geometry.edge_faces[int(name[4:]) - 1])
         numbers = sorted(numbers)
         return f"{head}: {where}, inferred: confirm with geometry: {{faces: {numbers}}})"
+    if located["binding"] == "at":
+        return f"{head}: {where}, bound by place: {', '.join(map(_point_text, located['at']))})"
     return f"{head}: {where}, bound by the case: {located['binding']})"
