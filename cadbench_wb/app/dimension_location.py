@@ -42,7 +42,7 @@ def bindings_of(case, reference_shape, threads=(), features=None) -> list[dict]:
                 )
             result.append({"kind": "faces", "faces": faces})
         elif "at" in declared:
-            result.append(_place_binding(dimension, declared, reference_shape))
+            result.append(resolved_place(dimension, declared, reference_shape))
         elif "feature" in declared:
             result.append(
                 _feature_binding(dimension, declared["feature"], reference_shape, threads, features)
@@ -52,7 +52,7 @@ def bindings_of(case, reference_shape, threads=(), features=None) -> list[dict]:
     return result
 
 
-def _place_binding(dimension, declared: dict, shape) -> dict:
+def resolved_place(dimension, declared: dict, shape) -> dict:
     """{at: points, normal|axis?}: per point the one face of the reference whose surface
     passes through it within the linear tolerance (and, when given, has that normal or
     axis there). Face numbers change between FreeCAD versions and exports; the place an
