@@ -118,3 +118,22 @@ def test_a_point_is_on_a_face_within_the_linear_tolerance(fc, part, above, binds
     else:
         with pytest.raises(location.BindingInvalid, match="no face"):
             bind(plate(fc, part), at=point)
+
+
+def test_scoring_with_a_place_on_no_face_is_case_invalid_not_a_traceback(fc, part, tmp_path):
+    from conftest import run_cli
+
+    folder = tmp_path / "placed"
+    folder.mkdir()
+    plate(fc, part).exportStep(str(folder / "reference.step"))
+    (folder / "case.yaml").write_text(
+        "id: placed\ntitle: placed\nreference: reference.step\nanchoring: false\n"
+        "dimensions:\n"
+        "  - {id: D1, kind: diameter, value: 12, geometry: {at: [26, 20, 10], axis: [0, 0, 1]}}\n"
+        "  - {id: D2, kind: diameter, value: 12, geometry: {at: [40, 20, 30]}}\n"
+    )
+    status, out, err = run_cli(
+        "score", "--case", str(folder), str(folder / "reference.step"), "--json", "-"
+    )
+    assert status == 2 and "Traceback" not in err  # a usage error's exit status
+    assert "case_invalid" in err and "D2: geometry.at [40, 20, 30]: no face" in err
