@@ -358,21 +358,36 @@ def _finite(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-GEOMETRY_KEYS = ("faces", "feature", "none")
+GEOMETRY_KEYS = ("faces", "feature", "none", "at")
+# With `at:` only: the direction the named face has there (a plane's normal, either sign; a
+# cylinder's, cone's or torus' axis), to tell apart faces that meet at the point.
+PLACE_DIRECTIONS = ("normal", "axis")
 
 
 def _geometry_binding(file: str, entry: dict, field: str) -> dict | None:
-    """A dimension's ``geometry:``: one of {faces: [Face3, 7]}, {feature: F2} or
+    """A dimension's ``geometry:``: one of {faces: [Face3, 7]}, {feature: F2},
+    {at: [x, y, z]} (or a list of points, one per face; optionally normal: or axis:) or
     {none: reason} (docs/case-format.md, "Binding a dimension to its geometry")."""
     binding = entry.get("geometry")
     if binding is None:
         return None
     where = f"{field}.geometry"
     keys = [k for k in (binding if isinstance(binding, dict) else {}) if not k.startswith("__")]
-    if not isinstance(binding, dict) or len(keys) != 1 or keys[0] not in GEOMETRY_KEYS:
-        _fail(file, entry, where, "must be one of {faces: [...]}, {feature: id}, {none: reason}")
-    key = keys[0]
+    main = [k for k in keys if k in GEOMETRY_KEYS]
+    extra = [k for k in keys if k not in GEOMETRY_KEYS]
+    place = main == ["at"] and len(extra) <= 1 and set(extra) <= set(PLACE_DIRECTIONS)
+    if not isinstance(binding, dict) or not (place or (len(keys) == 1 and len(main) == 1)):
+        _fail(
+            file,
+            entry,
+            where,
+            "must be one of {faces: [...]}, {feature: id}, {at: [x, y, z]} (with normal: or "
+            "axis: at most), {none: reason}",
+        )
+    key = main[0]
     value = binding[key]
+    if key == "at":
+        return _place_binding(file, binding, where, extra[0] if extra else None)
     if key == "faces":
         if not isinstance(value, list) or not value:
             _fail(file, binding, f"{where}.faces", "must be a non-empty list of faces")
@@ -391,6 +406,39 @@ def _geometry_binding(file: str, entry: dict, field: str) -> dict | None:
     if not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value).strip():
         _fail(file, binding, f"{where}.{key}", "must be non-empty text")
     return {key: str(value).strip()}
+
+
+def _place_binding(file: str, binding: dict, where: str, direction: str | None) -> dict:
+    """{at: [[x, y, z], ...], normal|axis?: [x, y, z]}: the faces through these points of
+    the reference (resolved on the shape by app/dimension_location.py). One point may be
+    written bare; each point names one face, so a face pair is two points."""
+    value = binding["at"]
+    points = [value] if _vector(value) is not None else value
+    if not isinstance(points, list) or not points or any(_vector(p) is None for p in points):
+        _fail(
+            file,
+            binding,
+            f"{where}.at",
+            "must be a point [x, y, z] or a non-empty list of points, in mm",
+        )
+    result = {"at": [_vector(p) for p in points]}
+    if direction is not None:
+        vector = _vector(binding[direction])
+        if vector is None or not any(vector):
+            _fail(file, binding, f"{where}.{direction}", "must be a non-zero vector [x, y, z]")
+        result[direction] = vector
+    return result
+
+
+def _vector(item) -> list[float] | None:
+    """[x, y, z] as floats, or None when item is not three finite numbers."""
+    if not isinstance(item, list) or len(item) != 3:
+        return None
+    if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in item):
+        return None
+    if any(v != v or v in (float("inf"), float("-inf")) for v in item):
+        return None
+    return [float(v) for v in item]
 
 
 def _face_number(item) -> int | None:

@@ -3,10 +3,14 @@
 
 The FreeCAD side of metrics/located*.py and metrics/unmeasurable.py: reads both bodies'
 geometry (the candidate as aligned into the reference frame), resolves each target's
-binding (the case's faces or feature id, a cosmetic thread's carrier, or inferred), and
+binding (the case's faces, place or feature id, a cosmetic thread's carrier, or inferred),
+and
 explains each target the reference cannot measure. Seed 000's figures are not touched.
 """
 
+import math
+
+from cadbench_wb import standard
 from cadbench_wb.app.measured_geometry import geometry_of
 from cadbench_wb.metrics import located_dimensions, unmeasurable
 from cadbench_wb.metrics.located import Correspondence
@@ -17,7 +21,7 @@ class BindingInvalid(ValueError):
 
 
 def bindings_of(case, reference_shape, threads=(), features=None) -> list[dict]:
-    """Per target: {"kind": faces|feature|none|inferred, "faces"?: set, ...}.
+    """Per target: {"kind": faces|at|feature|none|inferred, "faces"?: set, ...}.
 
     threads: the reference's cosmetic threads (carrier bindings). features: the feature
     stage's recognition of the reference, or a callable giving it (called only when a
@@ -37,6 +41,8 @@ def bindings_of(case, reference_shape, threads=(), features=None) -> list[dict]:
                     f"{face_count} faces, not Face{beyond[0]}"
                 )
             result.append({"kind": "faces", "faces": faces})
+        elif "at" in declared:
+            result.append(resolved_place(dimension, declared, reference_shape))
         elif "feature" in declared:
             result.append(
                 _feature_binding(dimension, declared["feature"], reference_shape, threads, features)
@@ -44,6 +50,80 @@ def bindings_of(case, reference_shape, threads=(), features=None) -> list[dict]:
         else:
             result.append(_inferred(dimension, threads))
     return result
+
+
+def resolved_place(dimension, declared: dict, shape) -> dict:
+    """{at: points, normal|axis?}: per point the one face of the reference whose surface
+    passes through it within the linear tolerance (and, when given, has that normal or
+    axis there). Face numbers change between FreeCAD versions and exports; the place an
+    inspector names on the part does not."""
+    tolerance = standard.LINEAR_TOLERANCE_ABS_MM
+    faces = set()
+    for point in declared["at"]:
+        on = _faces_through(shape, point, tolerance)
+        where = f"dimension {dimension.id}: geometry.at {_point_text(point)}"
+        if not on:
+            raise BindingInvalid(
+                f"{where}: no face of the reference passes within {tolerance:g} mm of it"
+            )
+        for direction in ("normal", "axis"):
+            if direction in declared:
+                on = [f for f in on if _has_direction(shape.Faces[f], point, direction, declared)]
+                if not on:
+                    raise BindingInvalid(
+                        f"{where}: no face there has {direction} {_point_text(declared[direction])}"
+                    )
+        if len(on) > 1:
+            names = ", ".join(f"Face{f + 1}" for f in on)
+            raise BindingInvalid(
+                f"{where}: {len(on)} faces pass through it ({names}: an edge or a corner); "
+                "move the point inside one face or add normal: or axis:"
+            )
+        faces.add(on[0])
+    binding = {"kind": "at", "faces": faces, "at": [list(p) for p in declared["at"]]}
+    for direction in ("normal", "axis"):
+        if direction in declared:
+            binding[direction] = list(declared[direction])
+    return binding
+
+
+def _faces_through(shape, point, tolerance) -> list[int]:
+    import FreeCAD  # noqa: PLC0415
+    import Part  # noqa: PLC0415
+
+    vector = FreeCAD.Vector(*point)
+    vertex = Part.Vertex(vector)
+    found = []
+    for index, face in enumerate(shape.Faces):
+        box = face.BoundBox
+        box.enlarge(tolerance)
+        if box.isInside(vector) and face.distToShape(vertex)[0] <= tolerance:
+            found.append(index)
+    return found
+
+
+def _has_direction(face, point, direction: str, declared: dict) -> bool:
+    """Whether the face's normal at the point (planes) or its axis (surfaces of
+    revolution) is parallel to the declared vector, either sense."""
+    import FreeCAD  # noqa: PLC0415
+
+    wanted = FreeCAD.Vector(*declared[direction])
+    surface = face.Surface
+    if direction == "axis":
+        if not hasattr(surface, "Axis") or surface.TypeId == "Part::GeomPlane":
+            return False
+        actual = surface.Axis
+    else:
+        if surface.TypeId != "Part::GeomPlane":
+            return False
+        u, v = surface.parameter(FreeCAD.Vector(*point))
+        actual = face.normalAt(u, v)
+    cosine = abs(actual.normalize().dot(wanted.normalize()))
+    return cosine >= math.cos(math.radians(standard.LOCATED["parallel_deg"]))
+
+
+def _point_text(point) -> str:
+    return "[" + ", ".join(f"{v:g}" for v in point) + "]"
 
 
 def _feature_binding(dimension, ident, shape, threads, features) -> dict:
@@ -182,4 +262,6 @@ def _authoring_line(outcome, geometry) -> str:
                 numbers.update(f + 1 for f in geometry.edge_faces[int(name[4:]) - 1])
         numbers = sorted(numbers)
         return f"{head}: {where}, inferred: confirm with geometry: {{faces: {numbers}}})"
+    if located["binding"] == "at":
+        return f"{head}: {where}, bound by place: {', '.join(map(_point_text, located['at']))})"
     return f"{head}: {where}, bound by the case: {located['binding']})"

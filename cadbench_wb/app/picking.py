@@ -215,3 +215,62 @@ def techdraw_dimensions(page) -> list[dict]:
             continue
         found.append({"kind": kind, "value": value, "source": f"TechDraw {view.Label}"})
     return found
+
+
+def place_binding(shape, names: list) -> dict | None:
+    """The place form of a binding to picked faces (case.yaml ``geometry: {at: ...}``): per
+    face its centre of mass projected on the face, with the faces' common normal (planes)
+    or axis (cylinders, cones, tori). None when a pick is not a face, or when the place does
+    not name exactly the picked faces again (a point on a shared edge with no direction to
+    settle it): the author then binds by hand, or keeps the inferred binding."""
+    from cadbench_wb.app import dimension_location as location  # noqa: PLC0415
+
+    faces = []
+    for name in names:
+        match = _NAME.match(name)
+        if not match or match.group(1) != "Face" or int(match.group(2)) > len(shape.Faces):
+            return None
+        faces.append(int(match.group(2)) - 1)
+    if not faces:
+        return None
+    binding = {"at": [_on_face(shape.Faces[f]) for f in faces]}
+    direction = _common_direction([shape.Faces[f] for f in faces])
+    if direction is not None:
+        binding[direction[0]] = direction[1]
+    dimension = cases.Dimension("pick", "length", 1.0)
+    try:
+        resolved = location.resolved_place(dimension, binding, shape)
+    except location.BindingInvalid:
+        return None
+    return binding if resolved["faces"] == set(faces) else None
+
+
+def _on_face(face) -> list:
+    """The face's centre of mass, projected on the face (a hole's centre lies on its axis,
+    off the face; an L-shaped face's may lie outside it)."""
+    import Part  # noqa: PLC0415
+
+    point = face.distToShape(Part.Vertex(face.CenterOfMass))[1][0][0]  # (on face, on vertex)
+    return [_rounded(v) for v in point]
+
+
+def _common_direction(faces):
+    """("normal", n) for parallel planes, ("axis", a) for parallel axes, else None."""
+    if all(f.Surface.TypeId == "Part::GeomPlane" for f in faces):
+        vectors, key = [f.normalAt(0, 0) for f in faces], "normal"
+    elif all(f.Surface.TypeId != "Part::GeomPlane" and hasattr(f.Surface, "Axis") for f in faces):
+        vectors, key = [f.Surface.Axis for f in faces], "axis"
+    else:
+        return None
+    first = np.array(vectors[0], float)
+    first /= np.linalg.norm(first)
+    cosine = math.cos(math.radians(PARALLEL_DEG))
+    if any(abs(np.dot(first, np.array(v, float)) / np.linalg.norm(v)) < cosine for v in vectors):
+        return None
+    return key, [_rounded(v) for v in first]
+
+
+def _rounded(value: float) -> float:
+    """6 decimals (a nanometre is far inside the 0.05 mm the place is resolved within);
+    -0.0 written as 0."""
+    return round(float(value), 6) + 0.0

@@ -80,6 +80,8 @@ def _figures_of(summary: dict | None) -> dict | None:
         "delivery": summary["delivery"],
         "notChecked": summary["passedReachable"]["notChecked"],
         "means": summary["means"],
+        # Located recall's means over the same delivered scorings (None without targets).
+        "located": summary.get("located"),
         "runs": len(summary["runs"]),
     }
 
@@ -150,5 +152,28 @@ def comparison_text(result: dict) -> str:
                     _delta(ma.get("mean"), mb.get("mean"), 1, 4),
                 ]
             )
+            if metric == "dimensionRecall":
+                lines += _located_lines(system, a, b)
     out += figures.table(header, lines)
     return "\n".join(out)
+
+
+def _located_lines(system: str, a: dict | None, b: dict | None) -> list:
+    """Located recall's means beside dimensionRecall's, when both campaigns carry them
+    (campaigns scored before located recall existed do not)."""
+    located = [(side or {}).get("located") for side in (a, b)]
+    if not all(located):
+        return []
+    lines = []
+    for name in figures.LOCATED_FIGURES:
+        ma, mb = (entry["means"].get(name) or {} for entry in located)
+        lines.append(
+            [
+                system,
+                f"{name} mean (delivered)",
+                f"{figures.number(ma.get('mean'))} ({ma.get('n', 0)})",
+                f"{figures.number(mb.get('mean'))} ({mb.get('n', 0)})",
+                _delta(ma.get("mean"), mb.get("mean"), 1, 4),
+            ]
+        )
+    return lines

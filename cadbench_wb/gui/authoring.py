@@ -225,6 +225,9 @@ class AuthoringPanel(QtWidgets.QWidget):
                 skipped.append("+".join(names))
                 continue
             note = "" if reference is None or sel.Object == reference else sel.Object.Label
+            # Picked faces of the reference bind the target by place (survives renumbering).
+            on_reference = reference is not None and sel.Object == reference
+            place = picking.place_binding(sel.Object.Shape, names) if on_reference else None
             added.append(
                 self.draft.add(
                     measured["kind"],
@@ -232,6 +235,7 @@ class AuthoringPanel(QtWidgets.QWidget):
                     measured["source"],
                     note,
                     measured["spectrum"],
+                    place,
                 )
             )
         self._refill()

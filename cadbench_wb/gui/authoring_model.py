@@ -35,9 +35,13 @@ class DraftDimension:
     note: str = ""
     source: str = ""  # what it was taken from: "Edge3", "Face1+Face5", "TechDraw Dimension"
     spectrum: str | None = None  # where the reference shows it (None: not known yet)
+    geometry: dict | None = None  # its binding, as cases.Dimension.geometry holds it
 
     def as_case_dimension(self) -> cases.Dimension:
-        return cases.Dimension(self.id, self.kind, self.value, self.tol, self.note, self.source)
+        return cases.Dimension(
+            self.id, self.kind, self.value, self.tol, self.note, self.source,
+            geometry=self.geometry,
+        )  # fmt: skip
 
     def as_yaml(self) -> dict:
         data = {"id": self.id, "kind": self.kind, "value": _clean(self.value)}
@@ -49,7 +53,22 @@ class DraftDimension:
             data["source"] = self.source
         if self.spectrum and self.spectrum != "default":
             data["spectrum"] = self.spectrum
+        if self.geometry:
+            data["geometry"] = _geometry_yaml(self.geometry)
         return data
+
+
+def _geometry_yaml(geometry: dict) -> dict:
+    """case.yaml's form of a binding: faces 1-based again (FreeCAD's FaceN)."""
+    if "faces" in geometry:
+        return {"faces": [i + 1 for i in geometry["faces"]]}
+    if "at" in geometry:
+        data = {"at": [[_clean(v) for v in p] for p in geometry["at"]]}
+        data.update(
+            {k: [_clean(v) for v in geometry[k]] for k in ("normal", "axis") if k in geometry}
+        )
+        return data
+    return dict(geometry)
 
 
 @dataclasses.dataclass
@@ -69,10 +88,16 @@ class CaseDraft:
         return f"D{number}"
 
     def add(
-        self, kind: str, value: float, source: str = "", note: str = "", spectrum=None
+        self,
+        kind: str,
+        value: float,
+        source: str = "",
+        note: str = "",
+        spectrum=None,
+        geometry=None,
     ) -> DraftDimension:
         dimension = DraftDimension(
-            self.next_dimension_id(), kind, float(value), None, note, source, spectrum
+            self.next_dimension_id(), kind, float(value), None, note, source, spectrum, geometry
         )
         self.dimensions.append(dimension)
         return dimension
@@ -174,7 +199,7 @@ def draft_from_case(case) -> CaseDraft:
     )
     for d in case.dimensions:
         draft.dimensions.append(
-            DraftDimension(d.id, d.kind, d.value, d.tol, d.note, d.source, d.spectrum)
+            DraftDimension(d.id, d.kind, d.value, d.tol, d.note, d.source, d.spectrum, d.geometry)
         )
     return draft
 

@@ -5,7 +5,8 @@ referenceCoverageLocated.
 
 A target's members are the reference measurements (spectrum entries) that state its value
 within tolerance and lie on the geometry that carries it: the faces the case binds it to
-(``geometry: {faces: [...]}`` or a feature id), or, without a binding, every measurement of
+(``geometry: {faces: [...]}``, the faces through named points ``{at: [...]}`` or a feature
+id), or, without a binding, every measurement of
 it, surfaces before edges (an inspector measures a hole's cylinder, not its rim). The
 binding used is reported so that an author can confirm or correct an inferred one.
 A target earns the share of its members found; a pattern therefore loses one member's
@@ -17,7 +18,7 @@ import numpy as np
 from cadbench_wb import standard
 from cadbench_wb.metrics.located import EDGE_SOURCES, measure, parse_element, within
 
-BINDINGS = ("faces", "feature", "none", "inferred")
+BINDINGS = ("faces", "at", "feature", "none", "inferred")
 
 
 def members_of(dimension, spectrum, geometry, correspondence, bound_faces=None) -> list:
@@ -98,6 +99,11 @@ def located_outcome(
     }
     if binding.get("feature"):
         entry["feature"] = binding["feature"]
+    if binding["kind"] == "at":
+        # The place as the case names it, and the faces it resolved to on this reference.
+        entry["at"] = binding["at"]
+        entry.update({k: binding[k] for k in ("normal", "axis") if k in binding})
+        entry["boundFaces"] = [f"Face{i + 1}" for i in sorted(binding["faces"])]
     if binding["kind"] == "none":
         entry["reason"] = binding["reason"]
         return _rejected_seed_hit(entry, seed_hit, candidate, reference, [])

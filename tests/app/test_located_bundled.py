@@ -8,10 +8,9 @@ reference does not hold has none. The seed-style figures stay as case.yaml state
 
 Where a value also stands on the reference's other features, case.yaml binds the target
 to its faces (bearing_block D5, bracket_slot B2 and B4: faces that keep their numbers on
-FreeCAD 0.20 and 1.0). fillet_block is known open (strict xfail, so a fix shows): its
-inferred bindings accept such values, and the faces a binding would name are numbered
-differently by FreeCAD 0.20 and 1.0 (the top is Face2 on one, Face3 on the other), so it
-needs a binding by place.
+FreeCAD 0.20 and 1.0) or, where FreeCAD 0.20 and 1.0 number the faces differently (on
+fillet_block the top is Face2 on one, Face3 on the other), by place: fillet_block L4, L7
+and L13 name points of build.py's construction on the faces that carry them.
 """
 
 import os
@@ -64,16 +63,21 @@ MEMBERS = {
         "S10": 2, "S11": 0, "S12": 1,
     },
 }  # fmt: skip
-OPEN = {
-    "fillet_block": (
-        ("L4", "L7", "L13"),
-        "L4 takes the boss's R10; L7 and L13 (both 8) each take the other's pair",
-    ),
-}
+# Targets bound by place in case.yaml, and the faces those places are on (build.py):
+# (type, centre coordinate that tells them apart).
+BY_PLACE = {
+    "fillet_block": {
+        "L4": {("cylinder", (10.0, 10.0)), ("cylinder", (70.0, 10.0)),
+               ("cylinder", (10.0, 50.0)), ("cylinder", (70.0, 50.0))},
+        "L7": {("plane", 17.0), ("plane", 25.0)},  # z of the pocket floor and the top
+        "L13": {("plane", 0.0), ("plane", 8.0)},  # x of the left end and the pocket wall
+    },
+}  # fmt: skip
 
 
-def _located(tmp_path, case_id):
-    """Per target its member count, and referenceCoverageLocated, on the reference itself."""
+def _located(tmp_path, case_id, full=False):
+    """Per target its member count, and referenceCoverageLocated, on the reference itself
+    (full: the score result)."""
     from cadbench_wb.app import case_build
     from cadbench_wb.app.scoring import score_files
 
@@ -90,6 +94,8 @@ def _located(tmp_path, case_id):
     result = score_files(
         case.reference_path, case.reference_path, {"only": ["dimensions"], "no_align": True}, case
     )
+    if full:
+        return result
     members = {d["id"]: (d.get("located") or {}).get("total", 0) for d in result["dimensions"]}
     return members, result["referenceCoverageLocated"]
 
@@ -99,22 +105,27 @@ def test_each_target_is_located_on_the_features_a_reader_of_the_drawing_finds(
     fc, tmp_path, case_id
 ):
     members, coverage = _located(tmp_path, case_id)
-    open_targets = OPEN.get(case_id, ((), ""))[0]
-    expected = {k: v for k, v in MEMBERS[case_id].items() if k not in open_targets}
-    assert {k: v for k, v in members.items() if k not in open_targets} == expected
-    # Coverage holds even where a binding is open: a coincidence adds members, not targets.
+    assert members == MEMBERS[case_id]
     covered = sum(n > 0 for n in MEMBERS[case_id].values()) / len(MEMBERS[case_id])
     assert coverage == pytest.approx(covered)
 
 
-@pytest.mark.parametrize(
-    "case_id",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=why))
-        for c, (_, why) in OPEN.items()
-    ],
-)
-def test_known_open_inferred_bindings(fc, tmp_path, case_id):
-    members, _ = _located(tmp_path, case_id)
-    targets = OPEN[case_id][0]
-    assert {k: members[k] for k in targets} == {k: MEMBERS[case_id][k] for k in targets}
+def test_place_bindings_find_the_faces_the_construction_names(fc, tmp_path):
+    """fillet_block L4, L7, L13: the faces their `at:` points resolve to, by type and
+    place, whatever numbers the reference's faces have."""
+    result = _located(tmp_path, "fillet_block", full=True)
+    by_id = {d["id"]: d["located"] for d in result["dimensions"]}
+    for target, wanted in BY_PLACE["fillet_block"].items():
+        located = by_id[target]
+        assert located["binding"] == "at"
+        assert len(located["boundFaces"]) == len(wanted)
+        found = set()
+        for member in located["members"]:
+            for g in member["reference"]["geometry"]:
+                if g["type"] == "cylinder":
+                    found.add(("cylinder", tuple(round(c, 6) for c in g["centre"][:2])))
+                else:
+                    axis = 2 if target == "L7" else 0
+                    found.add(("plane", round(g["centre"][axis], 6)))
+        assert found == wanted
+        assert located["found"] == located["total"] == MEMBERS["fillet_block"][target]

@@ -151,3 +151,48 @@ def test_techdraw_page_dimensions_are_read_in_model_units(fc, plate):
         fc.closeDocument(doc.Name)
     assert [(d["kind"], round(d["value"], 6)) for d in found] == [("diameter", 8.0)]
     assert found[0]["source"] == "TechDraw Dim"
+
+
+def test_picked_faces_are_bound_by_place_the_scorer_resolves_back_to_them(fc, part, plate):
+    """A hole's cylinder: a point on its wall (centre of mass projected), its axis; two
+    parallel planes: one point each and their normal. The same place names the same faces
+    on a copy whose faces are numbered the other way round."""
+    from cadbench_wb.app import dimension_location as location
+
+    hole = _names(plate, "Face", lambda f: _hole_at(f, 17))
+    (binding,) = [picking.place_binding(plate, hole)]
+    ((x, y, z),) = binding["at"]
+    assert math.hypot(x - 17, y - 20) == pytest.approx(4)  # on the Ø8 wall
+    assert 0 <= z <= 10
+    assert binding["axis"] in ([0, 0, 1], [0, 0, -1])
+    ends = _names(plate, "Face", lambda f: _plane_at_x(f, 0) or _plane_at_x(f, 60))
+    pair = picking.place_binding(plate, ends)
+    assert sorted(p[0] for p in pair["at"]) == pytest.approx([0, 60])
+    assert pair["normal"] in ([1, 0, 0], [-1, 0, 0])
+    copy = part.Solid(part.Shell(list(reversed(plate.Faces))))
+    case = cases.Case("t", "t", "/nowhere", "r.step")
+    case.dimensions = [
+        cases.Dimension("d", "diameter", 8.0, geometry=binding),
+        cases.Dimension("l", "length", 60.0, geometry=pair),
+    ]
+    on_hole, on_ends = location.bindings_of(case, copy)
+    (found,) = on_hole["faces"]
+    assert copy.Faces[found].isSame(plate.Faces[int(hole[0][4:]) - 1])
+    # The copy's faces are the original's in reverse: copy index i is original Face(n - i).
+    assert {f"Face{len(plate.Faces) - f}" for f in on_ends["faces"]} == set(ends)
+    # An edge is not a face: no place form (the inferred binding stays).
+    assert picking.place_binding(plate, ["Edge1"]) is None
+    assert picking.place_binding(plate, hole + ["Edge1"]) is None
+
+
+def _hole_at(face, x):
+    surface = face.Surface
+    return surface.TypeId == "Part::GeomCylinder" and abs(surface.Center.x - x) < 1e-9
+
+
+def _plane_at_x(face, x):
+    return (
+        face.Surface.TypeId == "Part::GeomPlane"
+        and abs(abs(face.normalAt(0, 0).x) - 1) < 1e-9
+        and abs(face.CenterOfMass.x - x) < 1e-9
+    )

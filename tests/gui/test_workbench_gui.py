@@ -189,11 +189,16 @@ def test_authored_case_is_accepted_by_cadbench_score(gui_run):
         ("length", 20),
     ]
     assert os.path.isfile(os.path.join(saved, data["reference"]))
+    # Picked faces of the reference are bound by place (a picked edge is not a face: none).
+    assert "geometry" not in data["dimensions"][0]
+    place = data["dimensions"][1]["geometry"]
+    assert len(place["at"]) == 2 and place["normal"] in ([0, 0, 1], [0, 0, -1])
     candidate = os.path.join(gui_run["case_folder"], "candidates", "wrong_hole.step")
     status, out, err = run_cli("score", "--case", saved, candidate, "--json", "-")
     assert status == 0, err
     result = json.loads(out)
     assert result["case"]["id"] == "authored_block"
+    assert [d["located"]["binding"] for d in result["dimensions"]] == ["inferred", "at"]
     assert result["shapeIoU"] == pytest.approx(IOU, abs=2e-3)
     assert os.path.dirname(saved) != ROOT
 

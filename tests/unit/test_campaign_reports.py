@@ -146,6 +146,45 @@ def test_compare_side_by_side_on_the_shared_cases():
     assert "only in B: k3" in text and "+33.3 pts" in text
 
 
+def with_located(document, figures_by_case, path):
+    """The document's delivered k1 and k2 scorings as dimension scorings: (dimensionRecall,
+    dimensionRecallLocated, referenceCoverageLocated) per case; None: scored before located
+    recall existed."""
+    for row in document["scorings"]:
+        if row["case"] in figures_by_case and row["delivered"]:
+            recall, located, coverage = figures_by_case[row["case"]]
+            row["dimensionRecall"] = recall
+            row["verdicts"] = dict(row["verdicts"])
+            row["verdicts"]["dimensionRecall"] = verdicts.verdict("dimensionRecall", recall)
+            if located is not None:
+                row["dimensionRecallLocated"] = located
+                row["referenceCoverageLocated"] = coverage
+                row["locatedDiffers"] = located != recall
+    document["metrics"] = figures.rows_metrics(document["scorings"])
+    document["summary"] = figures.campaign_summary(document["scorings"])
+    document["path"] = path
+    return document
+
+
+def test_compare_shows_located_means_beside_dimension_recall_when_both_carry_them():
+    # Only (s, r1, k1) and (s, r1, k2) are delivered: means over those two.
+    a = with_located(document_of(VALUES), {"k1": (1.0, 0.75, 1.0), "k2": (0.5, 0.5, 0.9)}, "a")
+    b = with_located(document_of(VALUES), {"k1": (1.0, 1.0, 1.0), "k2": (1.0, 0.5, 0.9)}, "b")
+    text = comparison.comparison_text(comparison.compared(a, b))
+    rows = {line.split()[1]: line.split() for line in text.splitlines() if " mean " in line}
+    assert rows["dimensionRecall"][4:9] == ["0.7500", "(2)", "1.0000", "(2)", "+0.2500"]
+    # located: (0.75 + 0.5) / 2 = 0.625 in A, (1 + 0.5) / 2 = 0.75 in B
+    assert rows["dimensionRecallLocated"][4:9] == ["0.6250", "(2)", "0.7500", "(2)", "+0.1250"]
+    assert rows["referenceCoverageLocated"][4:9] == ["0.9500", "(2)", "0.9500", "(2)", "+0.0000"]
+    lines = text.splitlines()
+    recall = next(i for i, line in enumerate(lines) if " dimensionRecall mean" in line)
+    assert "dimensionRecallLocated" in lines[recall + 1]  # beside it, not at the end
+    # A campaign scored before located recall: no located rows, dimensionRecall as it was.
+    old = with_located(document_of(VALUES), {"k1": (1.0, None, None), "k2": (1, None, None)}, "o")
+    text = comparison.comparison_text(comparison.compared(a, old))
+    assert "dimensionRecallLocated" not in text and " dimensionRecall mean" in text
+
+
 RUN_INFO = {
     "timestamp": "2026-12-01T10:00:00",
     "hostname": "ci-7",

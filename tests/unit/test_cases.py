@@ -125,6 +125,49 @@ def test_a_bad_geometry_binding_is_named_with_its_field(tmp_path, binding, messa
     assert "case.yaml:6: " in str(caught.value)
 
 
+def test_a_dimension_binds_by_place_one_point_per_face(tmp_path):
+    text = GOOD.replace(
+        "{id: D1, kind: length, value: 40}",
+        "{id: D1, kind: length, value: 40, geometry: {at: [[0, 5, 5], [40, 5, 5.5]], "
+        "normal: [1, 0, 0]}}",
+    )
+    text = text.replace("note: hole}", "note: hole, geometry: {at: [3, 4, 0], axis: [0, 0, 2]}}")
+    text = text.replace("value: 26.565}", "value: 26.565, geometry: {at: [1, 2, 3]}}")
+    case = cases.load_case(write_case(tmp_path, text))
+    assert [d.geometry for d in case.dimensions] == [
+        {"at": [[0.0, 5.0, 5.0], [40.0, 5.0, 5.5]], "normal": [1.0, 0.0, 0.0]},
+        {"at": [[3.0, 4.0, 0.0]], "axis": [0.0, 0.0, 2.0]},  # a bare point is a list of one
+        None,
+        {"at": [[1.0, 2.0, 3.0]]},
+    ]
+
+
+@pytest.mark.parametrize(
+    "binding, message",
+    [
+        ("{at: []}", "geometry.at: must be a point [x, y, z] or a non-empty list"),
+        ("{at: [1, 2]}", "geometry.at: must be a point"),
+        ("{at: [[1, 2, 3], [1, 2]]}", "geometry.at: must be a point"),
+        ("{at: [1, 2, x]}", "geometry.at: must be a point"),
+        ("{at: [1, 2, .nan]}", "geometry.at: must be a point"),
+        ("{at: [1, 2, true]}", "geometry.at: must be a point"),
+        ("{at: [1, 2, 3], normal: [0, 0, 0]}", "geometry.normal: must be a non-zero vector"),
+        ("{at: [1, 2, 3], axis: [0, 1]}", "geometry.axis: must be a non-zero vector"),
+        ("{at: [1, 2, 3], normal: [0, 0, 1], axis: [0, 0, 1]}", "must be one of"),
+        ("{faces: [1], normal: [0, 0, 1]}", "must be one of"),
+        ("{at: [1, 2, 3], faces: [1]}", "must be one of"),
+    ],
+)
+def test_a_bad_place_binding_is_named_with_its_field(tmp_path, binding, message):
+    text = GOOD.replace(
+        "{id: D1, kind: length, value: 40}",
+        f"{{id: D1, kind: length, value: 40, geometry: {binding}}}",
+    )
+    with pytest.raises(cases.CaseInvalid, match="dimensions\\[0\\].geometry") as caught:
+        cases.load_case(write_case(tmp_path, text))
+    assert message in str(caught.value)
+
+
 def test_missing_reference_and_candidates_need_a_build_script(tmp_path):
     folder = write_case(tmp_path, GOOD, files=("candidates/a.step",))
     with pytest.raises(cases.CaseInvalid, match="reference.step does not exist"):

@@ -306,6 +306,24 @@ def test_draft_case_is_written_as_a_case_the_scorer_loads(tmp_path):
     }
 
 
+def test_a_drafts_bindings_are_written_and_read_back_as_the_scorer_reads_them(tmp_path):
+    """A pick's place binding, and an edited case's face binding (0-based inside, FaceN's
+    numbers in case.yaml), survive save and reopen."""
+    reference = tmp_path / "model.step"
+    reference.write_text("ISO-10303-21;")
+    draft = authoring_model.CaseDraft("my_part", "My part", reference_source=str(reference))
+    place = {"at": [[26.0, 20.0, 10.0]], "axis": [0.0, 0.0, 1.0]}
+    draft.add("diameter", 12.0, "Face7", geometry=place)
+    draft.add("length", 8.0, "Face1+Face12", geometry={"faces": [0, 11]})
+    case = authoring_model.save_case(draft, str(tmp_path / "case"))
+    assert [d.geometry for d in case.dimensions] == [place, {"faces": [0, 11]}]
+    data = yaml.safe_load((tmp_path / "case" / "case.yaml").read_text())
+    assert data["dimensions"][0]["geometry"] == {"at": [[26, 20, 10]], "axis": [0, 0, 1]}
+    assert data["dimensions"][1]["geometry"] == {"faces": [1, 12]}
+    reopened = authoring_model.draft_from_case(case)
+    assert [d.geometry for d in reopened.dimensions] == [place, {"faces": [0, 11]}]
+
+
 def test_invalid_draft_gets_the_loaders_reason_and_writes_nothing(tmp_path):
     reference = tmp_path / "model.step"
     reference.write_text("x")
