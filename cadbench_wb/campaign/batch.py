@@ -16,8 +16,8 @@ import sys
 import time
 
 from cadbench_wb import cases as cases_mod
+from cadbench_wb import outcome, standard
 from cadbench_wb import result as results
-from cadbench_wb import standard
 from cadbench_wb.campaign import figures, layout, manifest, pool, store
 from cadbench_wb.errors import UsageError
 from cadbench_wb.fingerprint import drawing_fingerprint, metric_fingerprint
@@ -98,13 +98,9 @@ def plan(settings: Settings) -> Plan:
         key = store.score_key(case_hashes[case.id], candidate_hash, fmt, options, stamps)
         scorings.append(Planned(submission, case, key))
         if key not in jobs:
-            payload = {
-                "kind": "score",
-                "reference": case.reference_path,
-                "candidate": path,
-                "options": options,
-                "case": case.path,
-            }
+            payload = outcome.Job(
+                "score", case.reference_path, path, outcome.Options.from_dict(options), case.path
+            )
             jobs[key] = pool.Job(
                 key, payload, case=case, case_hash=case_hashes[case.id],
                 candidate_hash=candidate_hash,
@@ -117,7 +113,7 @@ def longest_first(jobs: list) -> list:
     long job running alone while the other idles; the order never changes a figure."""
 
     def size(job):
-        path = job.payload["candidate"]
+        path = job.payload.candidate
         return os.path.getsize(path) if os.path.exists(path) else 0
 
     return sorted(jobs, key=lambda j: (-size(j), j.key))
@@ -149,7 +145,7 @@ def execute(settings: Settings, the_plan: Plan, jobs: list, score_store, progres
         if outcome["status"] == pool.SCORED:
             result = dict(outcome["result"])
             result.pop("timing", None)
-            result = store.tokenized(result, job.case.path, job.payload["candidate"])
+            result = store.tokenized(result, job.case.path, job.payload.candidate)
             score_store.put(
                 job.key, job.case.id, job.case_hash, job.candidate_hash, result, elapsed,
                 job.attempts,

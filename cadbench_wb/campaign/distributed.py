@@ -9,11 +9,13 @@ that process, never the Dask worker. A task that the cluster loses (a worker kil
 connection gone) is NOT CHECKED and retried, like a lost local worker (seed 004).
 """
 
+import dataclasses
 import os
 import tempfile
 import threading
 import time
 
+from cadbench_wb import outcome
 from cadbench_wb.campaign import pool, store
 from cadbench_wb.errors import FreeCADUnavailable, UsageError
 
@@ -61,6 +63,7 @@ def score_shipped(
     candidate_name: str,
     candidate: bytes | None,
     payload: dict,
+    reference_in_case: str,
     timeout: float,
     memory_mb: int,
 ) -> dict:
@@ -74,23 +77,22 @@ def score_shipped(
         if candidate is not None:  # None: nothing was delivered (missing_candidate)
             with open(candidate_path, "wb") as handle:
                 handle.write(candidate)
-        job = dict(
-            payload,
-            reference=os.path.join(case_dir, payload["reference_in_case"]),
+        job = dataclasses.replace(
+            outcome.Job.of(payload),
+            reference=os.path.join(case_dir, reference_in_case),
             candidate=candidate_path,
             case=case_dir,
         )
-        job.pop("reference_in_case")
         worker = _thread_worker(memory_mb)
         started = time.monotonic()
-        outcome, replace = worker.score(job, timeout)
-        outcome["seconds"] = time.monotonic() - started
+        answer, replace = worker.score(job, timeout)
+        answer["seconds"] = time.monotonic() - started
         if replace:
             worker.close()
             _local.worker = None
-        if "result" in outcome:
-            outcome["result"] = store.tokenized(outcome["result"], case_dir, candidate_path)
-        return outcome
+        if "result" in answer:
+            answer["result"] = store.tokenized(answer["result"], case_dir, candidate_path)
+        return answer
 
 
 def client_of(address: str, timeout: float = CONNECT_TIMEOUT_S):
@@ -123,18 +125,17 @@ def run_on_cluster(address: str, jobs: list, timeout: float, memory_mb: int, on_
             # case has a "case.yaml" - the cases would overwrite one another on the cluster.
             bundles[case.path] = client.scatter([case_bundle(case.path)], hash=False)[0]
         data = None
-        if os.path.exists(job.payload["candidate"]):
-            with open(job.payload["candidate"], "rb") as handle:
+        if os.path.exists(job.payload.candidate):
+            with open(job.payload.candidate, "rb") as handle:
                 data = handle.read()
-        payload = dict(job.payload)
-        payload["reference_in_case"] = os.path.relpath(payload["reference"], case.path)
         future = client.submit(
             score_shipped,
             bundles[case.path],
             os.path.basename(case.path),
-            os.path.basename(job.payload["candidate"]),
+            os.path.basename(job.payload.candidate),
             data,
-            payload,
+            job.payload.as_dict(),
+            os.path.relpath(job.payload.reference, case.path),
             timeout,
             memory_mb,
             pure=False,
