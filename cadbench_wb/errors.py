@@ -62,6 +62,13 @@ class UsageError(CadbenchError):
     exit_status = 2
 
 
+class CampaignBusy(UsageError):
+    """Another `cadbench run` holds the campaign folder's lock: two runs on one --out would
+    both do all the work and race on its reports."""
+
+    reason = "campaign_busy"
+
+
 class FreeCADUnavailable(CadbenchError):
     """FreeCAD's library could not be found or imported."""
 
@@ -99,6 +106,7 @@ ERROR_CLASSES = (
 EXIT_STATUS = {cls.reason: cls.exit_status for cls in ERROR_CLASSES}
 # Reasons of the operator's own inputs (the case file), beside usage_error: exit 2.
 EXIT_STATUS.update({"case_invalid": UsageError.exit_status})
+EXIT_STATUS[CampaignBusy.reason] = CampaignBusy.exit_status
 EXIT_INCOMPLETE = WorkerLost.exit_status  # a campaign left scorings NOT CHECKED
 
 

@@ -8,6 +8,7 @@ scoring code changed while the campaign ran) is not mixed in: it is NOT CHECKED 
 campaign is run again under one standard.
 """
 
+import contextlib
 import dataclasses
 import datetime
 import os
@@ -19,11 +20,12 @@ from cadbench_wb import cases as cases_mod
 from cadbench_wb import outcome, standard
 from cadbench_wb import result as results
 from cadbench_wb.campaign import figures, layout, manifest, pool, store
-from cadbench_wb.errors import UsageError
+from cadbench_wb.errors import CampaignBusy, UsageError
 from cadbench_wb.fingerprint import drawing_fingerprint, metric_fingerprint
 
 SCHEMA = "cadbench.campaign/1"
 STORE_FILE = "campaign.sqlite"
+LOCK_FILE = "campaign.lock"
 
 
 @dataclasses.dataclass
@@ -241,13 +243,48 @@ def document_of(settings: Settings, the_plan: Plan, rows: list) -> dict:
 
 def run_campaign(settings: Settings) -> dict:
     """Plan, score what is missing, write the reports; returns the results document plus
-    'stats' (this run's counts and timings, which results.json leaves out)."""
+    'stats' (this run's counts and timings, which results.json leaves out). One run at a
+    time per campaign folder (campaign_lock)."""
+    os.makedirs(settings.out_dir, exist_ok=True)
+    with campaign_lock(settings.out_dir):
+        return _run_locked(settings)
+
+
+@contextlib.contextmanager
+def campaign_lock(out_dir: str):
+    """Hold the campaign folder's lock (flock on LOCK_FILE) for the run; a second run on the
+    same --out is refused at once with CampaignBusy naming the holder, rather than waiting
+    (it would then only redo the first run's work). The kernel drops the lock when its
+    holder dies, so a kill -9 never leaves the folder locked."""
+    import fcntl  # noqa: PLC0415
+
+    path = os.path.join(out_dir, LOCK_FILE)
+    handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the whole run
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise CampaignBusy(
+                f"{out_dir}: another `cadbench run` ({holder}) is scoring into this folder; "
+                "wait for it to end, or give another --out"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()} on {socket.gethostname()}\n")
+        handle.flush()
+        yield
+    finally:
+        handle.close()
+
+
+def _run_locked(settings: Settings) -> dict:
     from cadbench_wb.campaign import progress as progress_mod  # noqa: PLC0415
     from cadbench_wb.campaign import reports  # noqa: PLC0415
 
     started = time.monotonic()
     run_timestamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-    os.makedirs(settings.out_dir, exist_ok=True)
     the_plan = plan(settings)
     score_store = store.Store(os.path.join(settings.out_dir, STORE_FILE))
     try:
