@@ -3,12 +3,14 @@
 
 import os
 
+from cadbench_wb import errors
+
 HELP = "score a campaign: SUBMISSIONS/<system>/<run>/<case_id>.<ext> against every case"
 
 # Exit statuses beyond the common ones: some scorings are still NOT CHECKED (rerun to retry);
 # a system passed fewer cases than --fail-under asks (1, as pytest exits on failed tests).
-EXIT_INCOMPLETE = 6
-EXIT_BELOW_RATE = 1
+EXIT_INCOMPLETE = errors.EXIT_INCOMPLETE
+EXIT_BELOW_RATE = errors.EXIT_FAILED
 
 
 def _rate(text: str) -> float:
