@@ -60,18 +60,18 @@ def run(job: dict, stage_path: str) -> dict:
 def _stage_writer(job, stage_path: str):
     """stage(name): write the step about to begin, and the file it reads, to the stage file
     (outcome.Stage), so that whoever reads it after a death knows whose file it was."""
-    from cadbench_wb.outcome import REFERENCE_STAGE, Stage  # noqa: PLC0415
+    from cadbench_wb.outcome import Stage  # noqa: PLC0415
 
     seen = []
+    # The file a stage works on by default: its party's (measuring stages: the candidate's).
+    files = {"reference": job.reference, "candidate": job.candidate}
 
     def stage(name: str, file: str | None = None) -> None:
         if job.control_stage and job.control_stage in seen:
             raise _ControlDone(name)
         seen.append(name)
         if file is None:
-            file = {REFERENCE_STAGE: job.reference}.get(name, "")
-            if name != REFERENCE_STAGE and not name.startswith("selftest:") and name != "start":
-                file = job.candidate  # reading it, or measuring it against the reference
+            file = files.get(Stage(name).party, "")
         Stage(name, file).write(stage_path)
         _injected_fault(name, job)
 
@@ -131,10 +131,11 @@ def _drawing(job, stage) -> dict:
     return {"drawing": drawing.report_of(args, stage)}
 
 
-def _injected_fault(stage: str, job: dict) -> None:
+def _injected_fault(stage: str, job) -> None:
     """Test hook: CADBENCH_FAULT=hang:candidate, crash:alignment or memory:candidate makes
-    this worker hang, abort or exhaust its memory limit like a kernel would at that stage (selftest:compound, ...: in its self-test), so
-    the parent's handling can be tested for real. 'crash:alignment NAME_PART' hits only
+    this worker hang, abort or exhaust its memory limit like a kernel would at that stage
+    (selftest:compound, ...: in its self-test), so the parent's handling can be tested for
+    real. 'crash:alignment NAME_PART' hits only
     candidates whose file name contains NAME_PART (a crash that is the candidate's doing);
     without it every job is hit, the reference scored against itself included."""
     import os  # noqa: PLC0415
