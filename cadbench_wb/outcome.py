@@ -105,6 +105,9 @@ class Job:
     role: str = CANDIDATE_STAGE  # "load": which model
     output: str | None = None  # "load": the BREP to write
     params: dict = dataclasses.field(default_factory=dict)  # "drawing": its arguments
+    # The case as the parent loaded and validated it (case_data_of): the child rebuilds it
+    # instead of reading case.yaml again. None: the child loads `case` itself.
+    case_data: dict | None = None
 
     @classmethod
     def of(cls, job) -> "Job":
@@ -122,6 +125,7 @@ class Job:
             role=data.get("role", CANDIDATE_STAGE),
             output=data.get("output"),
             params=dict(data.get("params") or {}),
+            case_data=data.get("case_data"),
         )
 
     def as_dict(self) -> dict:
@@ -132,7 +136,7 @@ class Job:
             "options": self.options.as_dict(),
             "case": self.case,
         }
-        for key in ("control_stage", "output"):
+        for key in ("control_stage", "output", "case_data"):
             if getattr(self, key):
                 data[key] = getattr(self, key)
         if self.kind == "load":
@@ -150,6 +154,19 @@ class Job:
         return dataclasses.replace(
             self, candidate=self.reference, options=options, control_stage=stage
         )
+
+
+def case_data_of(case) -> dict | None:
+    """A loaded cases.Case as plain data for Job.case_data (None when its raw YAML holds
+    something JSON cannot carry, a date say: the child then reads case.yaml itself)."""
+    import json  # noqa: PLC0415
+
+    data = dataclasses.asdict(case)
+    try:
+        json.dumps(data)
+    except (TypeError, ValueError):
+        return None
+    return data
 
 
 @dataclasses.dataclass(frozen=True)

@@ -90,10 +90,8 @@ def _score(job, stage) -> dict:
     kernel_selftest.check(stage, drawing=bool(drawn))
     case = None
     if job.case:
-        from cadbench_wb import cases  # noqa: PLC0415
-
         stage(REFERENCE_STAGE, job.case)
-        case = cases.load_case(job.case)
+        case = case_of(job)
     if not job.control_stage:  # (a control job's candidate is its reference)
         stage(REFERENCE_STAGE)
         results.file_digest(job.reference)  # read once here; the result reuses the digest
@@ -103,6 +101,18 @@ def _score(job, stage) -> dict:
         job.reference, job.candidate, job.options.as_dict(), case=case, stage=stage
     )
     return {"control": "passed"} if job.control_stage else {"result": scored}
+
+
+def case_of(job):
+    """The job's cases.Case: rebuilt from the data the parent loaded and validated, at the
+    folder the job names (a Dask task's scratch copy); read from case.yaml without it."""
+    from cadbench_wb import cases  # noqa: PLC0415
+
+    if not job.case_data:
+        return cases.load_case(job.case)
+    data = dict(job.case_data, path=job.case)
+    data["dimensions"] = [cases.Dimension(**entry) for entry in data.get("dimensions") or []]
+    return cases.Case(**data)
 
 
 def _load(job, stage) -> dict:

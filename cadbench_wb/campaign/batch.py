@@ -81,6 +81,7 @@ def plan(settings: Settings) -> Plan:
     stamps = stamps_of(options)
     by_id = {c.id: c for c in cases}
     case_hashes = {c.id: store.case_sha256(c) for c in cases}
+    case_data = {c.id: outcome.case_data_of(c) for c in cases}  # validated once, here
     scorings, jobs = [], {}
     for submission in found.submissions:
         case = by_id[submission.case_id]
@@ -101,8 +102,9 @@ def plan(settings: Settings) -> Plan:
         scorings.append(Planned(submission, case, key))
         if key not in jobs:
             payload = outcome.Job(
-                "score", case.reference_path, path, outcome.Options.from_dict(options), case.path
-            )
+                "score", case.reference_path, path, outcome.Options.from_dict(options), case.path,
+                case_data=case_data[case.id],
+            )  # fmt: skip
             jobs[key] = pool.Job(
                 key, payload, case=case, case_hash=case_hashes[case.id],
                 candidate_hash=candidate_hash,

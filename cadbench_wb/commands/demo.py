@@ -33,14 +33,18 @@ def add_arguments(parser) -> None:
 
 
 def _jobs(cases, only):
-    from cadbench_wb.outcome import Job, Options  # noqa: PLC0415
+    from cadbench_wb.outcome import Job, Options, case_data_of  # noqa: PLC0415
 
     options = Options(only=tuple(only) if only else None)
-    return [
-        (case, candidate, Job("score", case.reference_path, candidate.path, options, case.path))
-        for case in cases
-        for candidate in case.candidates
-    ]
+    jobs = []
+    for case in cases:
+        data = case_data_of(case)  # loaded and validated once, here
+        for candidate in case.candidates:
+            job = Job(
+                "score", case.reference_path, candidate.path, options, case.path, case_data=data
+            )
+            jobs.append((case, candidate, job))
+    return jobs
 
 
 def _score(job, timeout):

@@ -70,7 +70,7 @@ def options_from(args) -> dict:
 def job_from(args):
     """The outcome.Job of the command line (the case's reference built when absent)."""
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
-    from cadbench_wb.outcome import Job  # noqa: PLC0415
+    from cadbench_wb.outcome import Job, case_data_of  # noqa: PLC0415
 
     options = options_of(args, with_files=True)
     if args.case:
@@ -81,7 +81,10 @@ def job_from(args):
 
         case = cases.load_case(args.case)
         ensure_built(case)  # a generated reference is built when absent, never rewritten
-        return Job("score", case.reference_path, args.candidate, options, case.path)
+        return Job(
+            "score", case.reference_path, args.candidate, options, case.path,
+            case_data=case_data_of(case),
+        )  # fmt: skip
     if not args.reference:
         raise UsageError("give a REFERENCE model or --case")
     if not os.path.exists(args.reference):

@@ -154,7 +154,7 @@ class Session:
     def score_job(self, candidate_path: str | None = None):
         """The outcome.Job for the current reference (or case) and candidate."""
         from cadbench_wb.errors import UsageError  # noqa: PLC0415
-        from cadbench_wb.outcome import Job, Options  # noqa: PLC0415
+        from cadbench_wb.outcome import Job, Options, case_data_of  # noqa: PLC0415
 
         candidate_path = candidate_path or (self.candidate.path if self.candidate else None)
         if self.reference is None and self.case is None:
@@ -165,9 +165,10 @@ class Session:
         diff_dir = os.path.join(self.workdir, f"diff-{self._runs}")
         reference = self.case.reference_path if self.case else self.reference.path
         options = Options(export_diff=diff_dir)
-        return Job(
-            "score", reference, candidate_path, options, self.case.path if self.case else None
-        )
+        if self.case is None:
+            return Job("score", reference, candidate_path, options)
+        data = case_data_of(self.case)  # the case as this session loaded and validated it
+        return Job("score", reference, candidate_path, options, self.case.path, case_data=data)
 
     def case_candidates(self) -> list[str]:
         """Model files in the current case's candidates/ folder."""

@@ -113,3 +113,26 @@ def test_names_that_are_not_utf8_are_shown_escaped():
     assert layout.shown("sysA") == "sysA"
     assert layout.shown("sys\udcff") == "sys\\xff"  # os.listdir's form of the byte 0xff
     assert layout.shown("système") == "système"
+
+
+def test_a_case_loaded_once_is_rebuilt_equal_in_the_child():
+    import os
+
+    from cadbench_wb import cases, resources, worker
+
+    for case in cases.discover_cases(resources.CASES):
+        job = outcome.Job(
+            "score", case.reference_path, "c.step", case=case.path,
+            case_data=outcome.case_data_of(case),
+        )  # fmt: skip
+        job = outcome.Job.from_dict(json_round_trip(job.as_dict()))
+        assert worker.case_of(job) == case
+        moved = outcome.Job.from_dict(dict(job.as_dict(), case="/scratch/copy"))
+        assert worker.case_of(moved).path == "/scratch/copy"  # a Dask task's copy
+        assert worker.case_of(moved).reference_path == os.path.join("/scratch/copy", case.reference)
+
+
+def json_round_trip(data):
+    import json
+
+    return json.loads(json.dumps(data))
