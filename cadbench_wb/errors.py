@@ -22,7 +22,9 @@ DELIVERY_REASONS = (
     # shown), or a link naming a document outside the candidate's own folder (refused).
     "unresolved_link",
     "link_outside_folder",
+    # The candidate exhausted the scorer's limits: its time, or its memory (the limit named).
     "timeout",
+    "memory",
     "evaluator_error",
 )
 
@@ -66,6 +68,13 @@ class UsageError(CadbenchError):
     exit_status = 2
 
 
+class CampaignBusy(UsageError):
+    """Another `cadbench run` holds the campaign folder's lock: two runs on one --out would
+    both do all the work and race on its reports."""
+
+    reason = "campaign_busy"
+
+
 class FreeCADUnavailable(CadbenchError):
     """FreeCAD's library could not be found or imported."""
 
@@ -86,3 +95,39 @@ class WorkerLost(CadbenchError):
 
     reason = "worker_lost"
     exit_status = 6
+
+
+# Exit statuses, one owner: the CLI ends with the status of the error it reports, and an
+# error a child process reports by its reason is rebuilt as the same class (error_of).
+EXIT_OK = 0
+EXIT_FAILED = 1  # a command's own verdict is negative (demo mismatch, --fail-under)
+ERROR_CLASSES = (
+    CadbenchError,
+    UsageError,
+    ReferenceInvalid,
+    FreeCADUnavailable,
+    WorkerLost,
+    EnvironmentBroken,
+)
+EXIT_STATUS = {cls.reason: cls.exit_status for cls in ERROR_CLASSES}
+# Reasons of the operator's own inputs (the case file), beside usage_error: exit 2.
+EXIT_STATUS.update({"case_invalid": UsageError.exit_status})
+EXIT_STATUS[CampaignBusy.reason] = CampaignBusy.exit_status
+EXIT_INCOMPLETE = WorkerLost.exit_status  # a campaign left scorings NOT CHECKED
+
+
+def exit_status_of(reason: str) -> int:
+    """The exit status a failure with this reason ends a command with (3 when unknown)."""
+    return EXIT_STATUS.get(reason, CadbenchError.exit_status)
+
+
+def error_of(reason: str, detail: str) -> CadbenchError:
+    """The error a child reported as {reason, detail}, as the class that owns its status."""
+    if reason in DELIVERY_REASONS:
+        return DeliveryFailure(reason, detail)
+    for cls in ERROR_CLASSES[1:]:
+        if cls.reason == reason:
+            return cls(detail)
+    error = CadbenchError(detail, reason)
+    error.exit_status = exit_status_of(reason)
+    return error

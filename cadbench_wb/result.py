@@ -8,6 +8,8 @@ floats are rounded to standard.SIGNIFICANT_DIGITS and keys are sorted on output.
 import hashlib
 import json
 import math
+import os
+import stat
 
 from cadbench_wb import __version__, standard
 from cadbench_wb.fingerprint import metric_fingerprint
@@ -22,17 +24,35 @@ METRICS = registry.NAMES
 METRIC_GROUPS = registry.GROUPS
 
 
+# sha256 by (path, device, inode, size, mtime): the scoring child reads each file once under
+# the stage that names it (worker.py) and the result reuses the digest.
+_DIGESTS: dict = {}
+_DIGESTS_KEPT = 64
+
+
 def file_digest(path: str) -> str | None:
-    """The sha256 of a regular file, or None: a FIFO or a device is never opened (an open
-    would block or never end), nor a file this process may not read."""
+    """The file's sha256, read in blocks (a multi-GB file costs no more memory than a small
+    one), or None when it cannot be read or is no regular file: a FIFO or a device is never
+    opened (an open would block or never end)."""
     try:
-        with open_regular(path) as handle:
-            digest = hashlib.sha256()
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-            return digest.hexdigest()
-    except (FileProblem, OSError):
+        found = os.stat(path)
+    except (OSError, ValueError):
         return None
+    if not stat.S_ISREG(found.st_mode):
+        return None
+    key = (os.path.abspath(path), found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
+    if key not in _DIGESTS:
+        digest = hashlib.sha256()
+        try:
+            with open_regular(path) as handle:
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+        except (FileProblem, OSError):
+            return None
+        if len(_DIGESTS) >= _DIGESTS_KEPT:
+            _DIGESTS.clear()
+        _DIGESTS[key] = digest.hexdigest()
+    return _DIGESTS[key]
 
 
 def text_digest(text: str) -> str:

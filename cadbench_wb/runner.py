@@ -2,10 +2,9 @@
 """Run a scoring in a child process with a time and a memory limit.
 
 A crash or hang in the CAD kernel must never take down the caller. The child writes the
-stage it is in before each step; when it dies or is stopped, the stage says whose fault it
-was: the reference's (a loud ReferenceInvalid), the candidate's (a delivery failure, seed
-001: timeout / evaluator_error), or nobody's (killed from outside: WorkerLost, NOT CHECKED).
-Pure standard library: the parent never imports FreeCAD.
+stage it is in, and the file it reads, before each step; outcome.outcome_of reads what it
+left behind (outcome.py says whose fault each ending is). Pure standard library: the parent
+never imports FreeCAD.
 """
 
 import json
@@ -17,13 +16,11 @@ import sys
 import tempfile
 import time
 
-from cadbench_wb import result as results
-from cadbench_wb import standard
-from cadbench_wb.errors import EnvironmentBroken, ReferenceInvalid, UsageError, WorkerLost
+from cadbench_wb import outcome as outcome_mod
+from cadbench_wb.errors import EnvironmentBroken, UsageError
+from cadbench_wb.outcome import Ending, Job, Limits, Outcome, Stage, read_text
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SELFTEST_PREFIX = "selftest:"  # app/kernel_selftest.py writes selftest:OPERATION
-KERNEL_CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGFPE, signal.SIGILL}
 
 
 def python_for_children() -> str:
@@ -94,34 +91,51 @@ def _die_with_parent() -> None:
         pass  # not Linux: the CPU limit remains the backstop
 
 
-def run_job(
-    job: dict,
-    timeout: float = standard.DEFAULT_TIMEOUT_S,
-    memory_mb: int = standard.DEFAULT_MEMORY_MB,
-    on_start=None,
-) -> dict:
-    """The worker's outcome: {"result": ...} or {"error": ...}; failures of the child
-    are turned into a candidate failure result, ReferenceInvalid, EnvironmentBroken or
-    WorkerLost.
+def run_job(job, limits: Limits | None = None, on_start=None) -> Outcome:
+    """The outcome of one job (an outcome.Job, or its dict) run in a fresh child under
+    the limits: a value, or a named failure (outcome.outcome_of reads every ending).
 
     on_start(process, stage_path), if given, is called once the child runs: the GUI polls
     the stage file for progress and cancels by killing the child's process group."""
-    outcome, death = _run_child(job, timeout, memory_mb, on_start)
-    if outcome is not None:
+    job = Job.of(job)
+    limits = limits or Limits()
+    return settled(job, limits, _run_child(job, limits, on_start))
+
+
+def settled(job: Job, limits: Limits, ending: Ending) -> Outcome:
+    """outcome.outcome_of, with a kernel crash on the candidate confirmed: it stands only
+    if the reference, scored against itself up to the same stage, does not crash there too;
+    if it does, the scorer's kernel is broken (EnvironmentBroken), not the candidate. The
+    one function every front door (runner, campaign pool, Dask) turns an ending into an
+    outcome with."""
+    outcome = outcome_mod.outcome_of(job, limits, ending)
+    if outcome.confirm is None or job.control_stage:
         return outcome
-    outcome = outcome_of_death(job, *death)
-    return confirmed_crash(job, outcome, death, timeout, memory_mb)
+    control = _run_child(job.control(outcome.confirm), limits)
+    if control.answer is not None:
+        error = control.answer.get("error") or {}
+        if error.get("reason") == EnvironmentBroken.reason:
+            return Outcome(error=EnvironmentBroken(error.get("detail", "")))
+        return outcome  # the reference passes that stage: the crash is the candidate's
+    if control.timed_out:
+        return outcome  # the reference is merely slow there: the candidate's crash stands
+    return Outcome(
+        error=EnvironmentBroken(
+            f"FreeCAD's kernel dies ({outcome_mod.death_name(ending.returncode)}) in stage "
+            f"'{outcome.confirm}' on the reference scored against itself too: the scorer is "
+            f"broken, not the candidate; log: {control.log_tail}"
+        )
+    )
 
 
-def _run_child(job: dict, timeout, memory_mb, on_start=None):
-    """(outcome, None) when the child wrote one, else (None, the death's particulars as
-    outcome_of_death takes them)."""
+def _run_child(job: Job, limits: Limits, on_start=None) -> Ending:
+    """Run one job in a fresh child and report how it ended."""
     with tempfile.TemporaryDirectory(prefix="cadbench-job-") as tmp:
         job_path = os.path.join(tmp, "job.json")
         result_path = os.path.join(tmp, "result.json")
         stage_path = os.path.join(tmp, "stage.txt")
-        with open(job_path, "w") as handle:
-            json.dump(job, handle)
+        with open(job_path, "w", encoding="utf-8") as handle:
+            json.dump(job.as_dict(), handle)
         env = child_environment()
         started = time.perf_counter()
         with open(os.path.join(tmp, "log.txt"), "wb") as log:
@@ -138,97 +152,27 @@ def _run_child(job: dict, timeout, memory_mb, on_start=None):
                 stdout=log,
                 stderr=log,
                 env=env,
-                preexec_fn=_limits(memory_mb, timeout),
+                preexec_fn=_limits(limits.memory_mb, limits.timeout),
                 cwd=os.getcwd(),
             )
             if on_start is not None:
                 on_start(process, stage_path)
             timed_out = False
             try:
-                process.wait(timeout=timeout)
+                process.wait(timeout=limits.timeout)
             except subprocess.TimeoutExpired:
                 timed_out = True
                 _kill_group(process)
         elapsed = time.perf_counter() - started
-        stage = read_text(stage_path) or "start"
+        stage = Stage.read(stage_path)
         if os.path.exists(result_path):
-            with open(result_path) as handle:
-                outcome = json.load(handle)
-            if "result" in outcome:
-                outcome["result"].setdefault("timing", {})["process"] = round(elapsed, 4)
-            return outcome, None
+            with open(result_path, encoding="utf-8") as handle:
+                answer = json.load(handle)
+            if "result" in answer:
+                answer["result"].setdefault("timing", {})["process"] = round(elapsed, 4)
+            return Ending(stage, answer, process.returncode)
         log_tail = read_text(os.path.join(tmp, "log.txt"))[-400:].strip().replace("\n", " | ")
-    return None, (process.returncode, timed_out, stage, timeout, memory_mb, log_tail)
-
-
-def outcome_of_death(job, returncode, timed_out, stage, timeout, memory_mb, log_tail) -> dict:
-    """Whose fault a child's death was, from its stage (shared with campaign/pool.py)."""
-    on_reference = stage in ("start", "reference")
-    if stage.startswith(SELFTEST_PREFIX):
-        operation = stage[len(SELFTEST_PREFIX) :]
-        why = "timed out" if timed_out else f"died ({_death_name(returncode)})"
-        raise EnvironmentBroken(
-            f"FreeCAD's kernel {why} in the scorer's own self-test ({operation}) before any "
-            f"model was read: the installation is broken; log: {log_tail}"
-        )
-    if timed_out:
-        what = f"no result within {timeout:g} s while in stage '{stage}'"
-        if on_reference:
-            raise ReferenceInvalid(f"the reference timed out: {what}")
-        return candidate_failure(job, "timeout", what)
-    signum = -returncode if returncode and returncode < 0 else None
-    if signum in KERNEL_CRASH_SIGNALS or (returncode and returncode > 0):
-        what = f"the scoring process died ({_death_name(returncode)}) in stage '{stage}'"
-        if "MemoryError" in log_tail or "bad_alloc" in log_tail:
-            what += f" after exceeding the {memory_mb} MB memory limit"
-        if on_reference:
-            raise ReferenceInvalid(f"{what}; log: {log_tail}")
-        return candidate_failure(job, "evaluator_error", what)
-    name = signal.Signals(signum).name if signum else "no result file"
-    raise WorkerLost(f"the scoring process was ended from outside ({name}) in stage '{stage}'")
-
-
-def _death_name(returncode) -> str:
-    if returncode and returncode < 0:
-        return signal.Signals(-returncode).name
-    return f"exit status {returncode}"
-
-
-def confirmed_crash(job: dict, outcome: dict, death: tuple, timeout, memory_mb) -> dict:
-    """A kernel crash on the candidate stands only if the reference, scored against itself
-    up to the same stage, does not crash there too; if it does, the scorer's kernel is
-    broken (EnvironmentBroken), not the candidate. Timeouts are not re-checked."""
-    returncode, timed_out, stage = death[:3]
-    failure = outcome["result"].get("failure") or {}
-    if timed_out or failure.get("reason") != "evaluator_error" or job.get("control_stage"):
-        return outcome
-    options = dict(job.get("options") or {})
-    options.pop("export_diff", None)
-    options.pop("drawing_dir", None)
-    if stage in results.METRICS:
-        options["only"] = [stage]
-    control = dict(job, candidate=job["reference"], options=options, control_stage=stage)
-    control_outcome, control_death = _run_child(control, timeout, memory_mb)
-    error = (control_outcome or {}).get("error") or {}
-    if error.get("reason") == EnvironmentBroken.reason:
-        raise EnvironmentBroken(error.get("detail", ""))
-    if control_outcome is not None or control_death[1]:
-        return outcome  # the reference passes that stage (or is merely slow): the candidate's
-    raise EnvironmentBroken(
-        f"FreeCAD's kernel dies ({_death_name(returncode)}) in stage '{stage}' on the "
-        f"reference scored against itself too: the scorer is broken, not the candidate; "
-        f"log: {control_death[-1]}"
-    )
-
-
-def candidate_failure(job, reason, detail) -> dict:
-    options = job.get("options") or {}
-    requested = results.requested_metrics(options.get("only"))
-    public = {k: v for k, v in sorted(options.items()) if k in ("only", "no_align", "spectrum")}
-    failed = results.failure_result(
-        job["reference"], job["candidate"], public, reason, detail, requested
-    )
-    return {"result": results.finish(failed)}
+    return Ending(stage, None, process.returncode, timed_out, log_tail)
 
 
 def _kill_group(process) -> None:
@@ -237,12 +181,3 @@ def _kill_group(process) -> None:
     except (ProcessLookupError, PermissionError):
         pass
     process.wait()
-
-
-def read_text(path: str) -> str:
-    """A small text file's content, or "" when it cannot be read."""
-    try:
-        with open(path, errors="replace") as handle:
-            return handle.read()
-    except OSError:
-        return ""

@@ -320,6 +320,13 @@ DXF_MAX_BLOCK_DEPTH = 100
 # the measuring code. Real drawings, in mm or on survey grids, stay below 1e9.
 DXF_MAX_COORDINATE = 1e15
 
+# A read that fails once the child's peak address space (VmPeak) came within this share of
+# its memory limit failed for memory (memory_use.py): OpenCASCADE reports a failed
+# allocation as "Error in reading STEP". Measured: a 20k-face STEP read under 500 MB fails
+# at a peak of 499.9 MB; FreeCAD's own imports peak at 162 MB; 5 % leaves room for the
+# allocation that failed being smaller than the gap.
+MEMORY_EXHAUSTED_SHARE = 0.95
+
 # 2D drawing scorer (`cadbench drawing-score`, drafting/): seed 001's 2D vector-semantic
 # path on DXF. Lengths "_rel" are fractions of the gold geometry's bounding-box diagonal.
 # Dimension value tolerances are LINEAR_TOLERANCE_* and ANGULAR_TOLERANCE_DEG above.

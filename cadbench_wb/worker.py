@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The child process that reads and measures untrusted models.
 
-``python -m cadbench_wb.worker JOB.json RESULT.json STAGE.txt``: runs one scoring and
-writes the result. Before each stage it writes the stage's name to STAGE.txt, so that the
+``python -m cadbench_wb.worker JOB.json RESULT.json STAGE.txt``: runs one job (outcome.Job:
+a scoring, the workbench's read-and-check of one model, a drawing) and writes the answer.
+Before each step it writes the stage's name and the file it reads to STAGE.txt, so that the
 parent can tell, after a crash or a timeout, whether the reference or the candidate was
-being handled when the kernel went down.
+being handled when the kernel went down (outcome.py). The reference (and its case) is read
+before the candidate is touched.
 """
 
 import json
@@ -16,48 +18,32 @@ class _ControlDone(Exception):
 
 
 def run(job: dict, stage_path: str) -> dict:
-    """{"result": ...}, {"error": ...} or, for a control job, {"control": "passed"}.
+    """{"result": ...}, {"loaded": ...}, {"drawing": ...}, {"error": ...} or, for a control
+    job, {"control": "passed"}.
 
-    A control job (runner.py, after a crash on a candidate) scores the reference against
-    itself up to the stage that crashed, and stops as the next stage begins."""
-    control_stage = job.get("control_stage")
-    seen = []
-
-    def stage(name: str) -> None:
-        if control_stage and control_stage in seen:
-            raise _ControlDone(name)
-        seen.append(name)
-        with open(stage_path, "w") as handle:
-            handle.write(name)
-        _injected_fault(name, job)
-
+    A control job (runner.settled, after a crash on a candidate) scores the reference
+    against itself up to the stage that crashed, and stops as the next stage begins."""
+    from cadbench_wb import memory_use  # noqa: PLC0415
     from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
+    from cadbench_wb.outcome import Job  # noqa: PLC0415
 
+    job = Job.from_dict(job)
+    stage = _stage_writer(job, stage_path)
     try:
-        kind = job.get("kind", "score")
-        if kind == "score":
-            from cadbench_wb.app import kernel_selftest, scoring  # noqa: PLC0415
-
-            options = job.get("options") or {}
-            drawn = job.get("case") and "drawingMatch" in results_requested(options)
-            kernel_selftest.check(stage, drawing=bool(drawn))
-
-            case = None
-            if job.get("case"):
-                from cadbench_wb import cases  # noqa: PLC0415
-
-                case = cases.load_case(job["case"])
-            scored = scoring.score_files(
-                job["reference"], job["candidate"], job.get("options"), case=case, stage=stage
-            )
-            return {"control": "passed"} if control_stage else {"result": scored}
-        raise ValueError(f"unknown job kind {kind!r}")
+        if job.kind == "score":
+            return _score(job, stage)
+        if job.kind == "load":
+            return _load(job, stage)
+        if job.kind == "drawing":
+            return _drawing(job, stage)
+        raise ValueError(f"unknown job kind {job.kind!r}")
     except _ControlDone:
         return {"control": "passed"}
     except CadbenchError as exc:
         return {"error": {"reason": exc.reason, "detail": exc.detail, "class": type(exc).__name__}}
     except MemoryError:
-        return {"error": {"reason": "memory", "detail": "out of memory", "class": "MemoryError"}}
+        detail = memory_use.exhausted_detail("the scoring process")
+        return {"error": {"reason": "memory", "detail": detail, "class": "MemoryError"}}
     except Exception as exc:  # reported to the parent as one line, never a traceback
         hint = ""
         if isinstance(exc, ModuleNotFoundError):  # an install without its packages
@@ -71,16 +57,95 @@ def run(job: dict, stage_path: str) -> dict:
         }
 
 
-def results_requested(options: dict) -> tuple:
+def _stage_writer(job, stage_path: str):
+    """stage(name): write the step about to begin, and the file it reads, to the stage file
+    (outcome.Stage), so that whoever reads it after a death knows whose file it was."""
+    from cadbench_wb.outcome import Stage  # noqa: PLC0415
+
+    seen = []
+    # The file a stage works on by default: its party's (measuring stages: the candidate's).
+    files = {"reference": job.reference, "candidate": job.candidate}
+
+    def stage(name: str, file: str | None = None) -> None:
+        if job.control_stage and job.control_stage in seen:
+            raise _ControlDone(name)
+        seen.append(name)
+        if file is None:
+            file = files.get(Stage(name).party, "")
+        Stage(name, file).write(stage_path)
+        _injected_fault(name, job)
+
+    return stage
+
+
+def _score(job, stage) -> dict:
+    """Score one candidate: the self-test, then the case and the reference read and checked,
+    then the candidate (each file hashed under its own stage, so a stall is put on the party
+    whose file stalls), then the scoring itself."""
     from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.app import kernel_selftest, scoring  # noqa: PLC0415
+    from cadbench_wb.outcome import CANDIDATE_STAGE, REFERENCE_STAGE  # noqa: PLC0415
 
-    return results.requested_metrics(options.get("only"))
+    drawn = job.case and "drawingMatch" in results.requested_metrics(job.options.only)
+    kernel_selftest.check(stage, drawing=bool(drawn))
+    case = None
+    if job.case:
+        stage(REFERENCE_STAGE, job.case)
+        case = case_of(job)
+    if not job.control_stage:  # (a control job's candidate is its reference)
+        stage(REFERENCE_STAGE)
+        results.file_digest(job.reference)  # read once here; the result reuses the digest
+        stage(CANDIDATE_STAGE)
+        results.file_digest(job.candidate)
+    scored = scoring.score_files(
+        job.reference, job.candidate, job.options.as_dict(), case=case, stage=stage
+    )
+    return {"control": "passed"} if job.control_stage else {"result": scored}
 
 
-def _injected_fault(stage: str, job: dict) -> None:
-    """Test hook: CADBENCH_FAULT=hang:candidate or crash:alignment makes this worker hang or
-    abort like a kernel would at that stage (selftest:compound, ...: in its self-test), so
-    the parent's handling can be tested for real. 'crash:alignment NAME_PART' hits only
+def case_of(job):
+    """The job's cases.Case: rebuilt from the data the parent loaded and validated, at the
+    folder the job names (a Dask task's scratch copy); read from case.yaml without it."""
+    from cadbench_wb import cases  # noqa: PLC0415
+
+    if not job.case_data:
+        return cases.load_case(job.case)
+    data = dict(job.case_data, path=job.case)
+    data["dimensions"] = [cases.Dimension(**entry) for entry in data.get("dimensions") or []]
+    return cases.Case(**data)
+
+
+def _load(job, stage) -> dict:
+    """Read and check one model as the scorer does, and write its checked shape as BREP
+    (the workbench shows that file, never the untrusted one)."""
+    from cadbench_wb.app import kernel_selftest, loading  # noqa: PLC0415
+
+    kernel_selftest.check(stage, drawing=False)
+    path = job.reference if job.role == "reference" else job.candidate
+    stage(job.role, path)
+    model = loading.load_model(path, job.role)
+    model.shape.exportBrep(job.output)
+    return {"loaded": {"path": path, "brep": job.output, "summary": model.summary()}}
+
+
+def _drawing(job, stage) -> dict:
+    """`cadbench drawing`'s report, made here so that the model is read in a child."""
+    import argparse  # noqa: PLC0415
+
+    from cadbench_wb.app import kernel_selftest  # noqa: PLC0415
+    from cadbench_wb.commands import drawing  # noqa: PLC0415
+
+    kernel_selftest.check(stage, drawing=True)
+    stage("candidate", job.candidate)
+    args = argparse.Namespace(model=job.candidate, case=job.case, **job.params)
+    return {"drawing": drawing.report_of(args, stage)}
+
+
+def _injected_fault(stage: str, job) -> None:
+    """Test hook: CADBENCH_FAULT=hang:candidate, crash:alignment or memory:candidate makes
+    this worker hang, abort or exhaust its memory limit like a kernel would at that stage
+    (selftest:compound, ...: in its self-test), so the parent's handling can be tested for
+    real. 'crash:alignment NAME_PART' hits only
     candidates whose file name contains NAME_PART (a crash that is the candidate's doing);
     without it every job is hit, the reference scored against itself included."""
     import os  # noqa: PLC0415
@@ -89,7 +154,7 @@ def _injected_fault(stage: str, job: dict) -> None:
     kind, _, where = fault.partition(":")
     if where != stage:
         return
-    if name_part and name_part not in os.path.basename(job.get("candidate", "")):
+    if name_part and name_part not in os.path.basename(job.candidate):
         return
     if kind == "hang":
         import time  # noqa: PLC0415
@@ -97,6 +162,16 @@ def _injected_fault(stage: str, job: dict) -> None:
         time.sleep(3600)
     elif kind == "crash":
         os.abort()
+    elif kind == "memory":
+        _exhaust_memory()
+
+
+def _exhaust_memory() -> None:
+    """Allocate until the memory limit refuses (a real MemoryError under the real RLIMIT_AS,
+    as a zip-bomb or a huge mesh would), then let it propagate like any allocation failure."""
+    held = []
+    while True:
+        held.append(bytearray(64 * 1024 * 1024))
 
 
 def main(argv: list[str]) -> int:
@@ -110,7 +185,7 @@ def main(argv: list[str]) -> int:
 
 
 def _run_files(job_path: str, result_path: str, stage_path: str) -> int:
-    with open(job_path) as handle:
+    with open(job_path, encoding="utf-8") as handle:
         job = json.load(handle)
     outcome = run(job, stage_path)
     with open(result_path + ".tmp", "w") as handle:

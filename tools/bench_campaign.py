@@ -124,7 +124,7 @@ def overhead(out_dir: str) -> dict:
     import_freecad()
     import Part
 
-    from cadbench_wb import runner
+    from cadbench_wb import outcome, runner
     from cadbench_wb.campaign import pool
 
     folder = os.path.join(out_dir, "overhead")
@@ -136,13 +136,13 @@ def overhead(out_dir: str) -> dict:
         candidate = os.path.join(folder, f"candidate_{index}.step")
         Part.makeBox(10 * (1.01 + 0.01 * index), 8, 6).exportStep(candidate)
         payloads.append(
-            {"kind": "score", "reference": reference, "candidate": candidate,
-             "options": {"only": ["shape"]}, "case": None}
-        )  # fmt: skip
+            outcome.Job("score", reference, candidate, outcome.Options(only=("shape",)))
+        )
     started = time.monotonic()
     fresh_inside = []
     for payload in payloads:
-        fresh_inside.append(runner.run_job(payload, 120, 4096)["result"]["timing"]["total"])
+        scored = runner.run_job(payload, outcome.Limits(120, 4096)).result
+        fresh_inside.append(scored["timing"]["total"])
     fresh = (time.monotonic() - started) / OVERHEAD_JOBS
     reused_inside = []
     local = pool.LocalPool(1, timeout=120, memory_mb=4096)

@@ -6,7 +6,7 @@ import dataclasses
 import os
 import tempfile
 
-from cadbench_wb import formats, input_checks
+from cadbench_wb import formats, input_checks, memory_use
 from cadbench_wb.app import fcstd_shapes, solid_union
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
 from cadbench_wb.freecad_env import import_freecad
@@ -45,14 +45,22 @@ def load_model(path: str, role: str = "candidate") -> LoadedModel:
     """The scored solid of a reference or candidate file.
 
     A broken candidate raises DeliveryFailure (it is scored 0); a broken reference raises
-    ReferenceInvalid (the benchmark's fault, reported loudly).
+    ReferenceInvalid (the benchmark's fault, reported loudly). A file that exhausts the
+    process's memory limit is `memory`, whatever the reader called its failure.
     """
     try:
         return _load(path)
-    except DeliveryFailure as failure:
-        if role == "reference":
-            raise ReferenceInvalid(f"reference {failure.reason}: {failure.detail}") from None
-        raise
+    except MemoryError:
+        failure = DeliveryFailure("memory", memory_use.exhausted_detail(f"reading {path}"))
+    except DeliveryFailure as caught:
+        failure = caught
+        if memory_use.exhausted():
+            # OpenCASCADE reports a failed allocation as a read error: name the limit instead.
+            detail = memory_use.exhausted_detail(f"reading {path}")
+            failure = DeliveryFailure("memory", f"{detail} ({caught.reason}: {caught.detail})")
+    if role == "reference":
+        raise ReferenceInvalid(f"reference {failure.reason}: {failure.detail}") from None
+    raise failure from None
 
 
 def _load(path: str) -> LoadedModel:

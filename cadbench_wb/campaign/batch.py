@@ -8,6 +8,7 @@ scoring code changed while the campaign ran) is not mixed in: it is NOT CHECKED 
 campaign is run again under one standard.
 """
 
+import contextlib
 import dataclasses
 import datetime
 import os
@@ -16,14 +17,15 @@ import sys
 import time
 
 from cadbench_wb import cases as cases_mod
+from cadbench_wb import outcome, standard
 from cadbench_wb import result as results
-from cadbench_wb import standard
 from cadbench_wb.campaign import figures, layout, manifest, pool, store
-from cadbench_wb.errors import UsageError
+from cadbench_wb.errors import CampaignBusy, UsageError
 from cadbench_wb.fingerprint import drawing_fingerprint, metric_fingerprint
 
 SCHEMA = "cadbench.campaign/1"
 STORE_FILE = "campaign.sqlite"
+LOCK_FILE = "campaign.lock"
 
 
 @dataclasses.dataclass
@@ -79,6 +81,7 @@ def plan(settings: Settings) -> Plan:
     stamps = stamps_of(options)
     by_id = {c.id: c for c in cases}
     case_hashes = {c.id: store.case_sha256(c) for c in cases}
+    case_data = {c.id: outcome.case_data_of(c) for c in cases}  # validated once, here
     scorings, jobs = [], {}
     for submission in found.submissions:
         case = by_id[submission.case_id]
@@ -101,13 +104,10 @@ def plan(settings: Settings) -> Plan:
         key = store.score_key(case_hashes[case.id], candidate_hash, fmt, options, stamps)
         scorings.append(Planned(submission, case, key))
         if key not in jobs:
-            payload = {
-                "kind": "score",
-                "reference": case.reference_path,
-                "candidate": path,
-                "options": options,
-                "case": case.path,
-            }
+            payload = outcome.Job(
+                "score", case.reference_path, path, outcome.Options.from_dict(options), case.path,
+                case_data=case_data[case.id],
+            )  # fmt: skip
             jobs[key] = pool.Job(
                 key, payload, case=case, case_hash=case_hashes[case.id],
                 candidate_hash=candidate_hash,
@@ -120,7 +120,7 @@ def longest_first(jobs: list) -> list:
     long job running alone while the other idles; the order never changes a figure."""
 
     def size(job):
-        path = job.payload["candidate"]
+        path = job.payload.candidate
         return os.path.getsize(path) if os.path.exists(path) else 0
 
     return sorted(jobs, key=lambda j: (-size(j), j.key))
@@ -152,7 +152,7 @@ def execute(settings: Settings, the_plan: Plan, jobs: list, score_store, progres
         if outcome["status"] == pool.SCORED:
             result = dict(outcome["result"])
             result.pop("timing", None)
-            result = store.tokenized(result, job.case.path, job.payload["candidate"])
+            result = store.tokenized(result, job.case.path, job.payload.candidate)
             score_store.put(
                 job.key, job.case.id, job.case_hash, job.candidate_hash, result, elapsed,
                 job.attempts,
@@ -248,13 +248,48 @@ def document_of(settings: Settings, the_plan: Plan, rows: list) -> dict:
 
 def run_campaign(settings: Settings) -> dict:
     """Plan, score what is missing, write the reports; returns the results document plus
-    'stats' (this run's counts and timings, which results.json leaves out)."""
+    'stats' (this run's counts and timings, which results.json leaves out). One run at a
+    time per campaign folder (campaign_lock)."""
+    os.makedirs(settings.out_dir, exist_ok=True)
+    with campaign_lock(settings.out_dir):
+        return _run_locked(settings)
+
+
+@contextlib.contextmanager
+def campaign_lock(out_dir: str):
+    """Hold the campaign folder's lock (flock on LOCK_FILE) for the run; a second run on the
+    same --out is refused at once with CampaignBusy naming the holder, rather than waiting
+    (it would then only redo the first run's work). The kernel drops the lock when its
+    holder dies, so a kill -9 never leaves the folder locked."""
+    import fcntl  # noqa: PLC0415
+
+    path = os.path.join(out_dir, LOCK_FILE)
+    handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the whole run
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise CampaignBusy(
+                f"{out_dir}: another `cadbench run` ({holder}) is scoring into this folder; "
+                "wait for it to end, or give another --out"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()} on {socket.gethostname()}\n")
+        handle.flush()
+        yield
+    finally:
+        handle.close()
+
+
+def _run_locked(settings: Settings) -> dict:
     from cadbench_wb.campaign import progress as progress_mod  # noqa: PLC0415
     from cadbench_wb.campaign import reports  # noqa: PLC0415
 
     started = time.monotonic()
     run_timestamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-    os.makedirs(settings.out_dir, exist_ok=True)
     the_plan = plan(settings)
     score_store = store.Store(os.path.join(settings.out_dir, STORE_FILE))
     try:

@@ -6,20 +6,27 @@ each case's files are sent to the cluster once (scattered) and each candidate's 
 with its task. On a Dask worker, each task thread keeps one reused scoring process
 (pool.WorkerProcess), so FreeCAD is imported once per thread and a kernel crash takes down
 that process, never the Dask worker. A task that the cluster loses (a worker killed, a
-connection gone) is NOT CHECKED and retried, like a lost local worker (seed 004).
+connection gone) is NOT CHECKED and retried, like a lost local worker (seed 004); a lost
+scheduler ends the run with everything finished kept (exit 6).
 """
 
+import dataclasses
 import os
 import tempfile
 import threading
 import time
 
+from cadbench_wb import outcome
 from cadbench_wb.campaign import pool, store
 from cadbench_wb.errors import FreeCADUnavailable, UsageError
 
 # Case files that are candidates of earlier rounds, not part of what scoring reads.
 SKIPPED_CASE_FOLDERS = ("candidates",)
 CONNECT_TIMEOUT_S = 20
+# A scheduler the client cannot reach for this long is lost: the run ends (exit 6) instead
+# of waiting for ever; each poll for finished tasks waits at most POLL_S.
+SCHEDULER_LOST_S = 30
+POLL_S = 1.0
 
 _local = threading.local()
 
@@ -61,6 +68,7 @@ def score_shipped(
     candidate_name: str,
     candidate: bytes | None,
     payload: dict,
+    reference_in_case: str,
     timeout: float,
     memory_mb: int,
 ) -> dict:
@@ -74,23 +82,22 @@ def score_shipped(
         if candidate is not None:  # None: nothing was delivered (missing_candidate)
             with open(candidate_path, "wb") as handle:
                 handle.write(candidate)
-        job = dict(
-            payload,
-            reference=os.path.join(case_dir, payload["reference_in_case"]),
+        job = dataclasses.replace(
+            outcome.Job.of(payload),
+            reference=os.path.join(case_dir, reference_in_case),
             candidate=candidate_path,
             case=case_dir,
         )
-        job.pop("reference_in_case")
         worker = _thread_worker(memory_mb)
         started = time.monotonic()
-        outcome, replace = worker.score(job, timeout)
-        outcome["seconds"] = time.monotonic() - started
+        answer, replace = worker.score(job, timeout)
+        answer["seconds"] = time.monotonic() - started
         if replace:
             worker.close()
             _local.worker = None
-        if "result" in outcome:
-            outcome["result"] = store.tokenized(outcome["result"], case_dir, candidate_path)
-        return outcome
+        if "result" in answer:
+            answer["result"] = store.tokenized(answer["result"], case_dir, candidate_path)
+        return answer
 
 
 def client_of(address: str, timeout: float = CONNECT_TIMEOUT_S):
@@ -112,8 +119,6 @@ def client_of(address: str, timeout: float = CONNECT_TIMEOUT_S):
 def run_on_cluster(address: str, jobs: list, timeout: float, memory_mb: int, on_done, on_tick):
     """Score every job on the cluster; on_done(job, outcome) once per job, like LocalPool."""
     client = client_of(address)  # first: it says what to install when dask is missing
-    from distributed import as_completed  # noqa: PLC0415
-
     bundles, futures = {}, {}
 
     def submit(job):
@@ -123,18 +128,17 @@ def run_on_cluster(address: str, jobs: list, timeout: float, memory_mb: int, on_
             # case has a "case.yaml" - the cases would overwrite one another on the cluster.
             bundles[case.path] = client.scatter([case_bundle(case.path)], hash=False)[0]
         data = None
-        if os.path.exists(job.payload["candidate"]):
-            with open(job.payload["candidate"], "rb") as handle:
+        if os.path.exists(job.payload.candidate):
+            with open(job.payload.candidate, "rb") as handle:
                 data = handle.read()
-        payload = dict(job.payload)
-        payload["reference_in_case"] = os.path.relpath(payload["reference"], case.path)
         future = client.submit(
             score_shipped,
             bundles[case.path],
             os.path.basename(case.path),
-            os.path.basename(job.payload["candidate"]),
+            os.path.basename(job.payload.candidate),
             data,
-            payload,
+            job.payload.as_dict(),
+            os.path.relpath(job.payload.reference, case.path),
             timeout,
             memory_mb,
             pure=False,
@@ -145,27 +149,66 @@ def run_on_cluster(address: str, jobs: list, timeout: float, memory_mb: int, on_
         return future
 
     try:
-        completed = as_completed([submit(job) for job in jobs])
-        for future in completed:
-            job = futures.pop(future)
-            job.started = 0.0
-            try:
-                outcome = future.result()
-            except FreeCADUnavailable as exc:
-                raise FreeCADUnavailable(
-                    f"on a Dask worker ({exc}): every worker needs FreeCAD and cadbench installed"
-                ) from None
-            except Exception as exc:  # noqa: BLE001 - what the cluster lost is not the candidate's
-                outcome = pool.not_checked(
-                    "worker_lost",
-                    f"the cluster lost the task: {type(exc).__name__}: {exc}",
-                    status=pool.LOST,
-                )
-            job.attempts += 1
-            if outcome["status"] == pool.LOST and job.attempts <= pool.RETRIES:
-                completed.add(submit(job))
+        for job in jobs:
+            submit(job)
+        lost_since = None
+        while futures:
+            done = _finished(list(futures))
+            if client.status == "running":
+                lost_since = None
             else:
-                on_done(job, outcome)
+                lost_since = lost_since or time.monotonic()
+                if time.monotonic() - lost_since > SCHEDULER_LOST_S:
+                    _give_up(address, futures, on_done)
+                    break
+            for future in done:
+                job = futures.pop(future)
+                job.started = 0.0
+                try:
+                    outcome = future.result()
+                except FreeCADUnavailable as exc:
+                    raise FreeCADUnavailable(
+                        f"on a Dask worker ({exc}): every worker needs FreeCAD and cadbench "
+                        "installed"
+                    ) from None
+                except Exception as exc:  # noqa: BLE001 - what the cluster lost is not the candidate's
+                    outcome = pool.not_checked(
+                        "worker_lost",
+                        f"the cluster lost the task: {type(exc).__name__}: {exc}",
+                        status=pool.LOST,
+                    )
+                job.attempts += 1
+                if outcome["status"] == pool.LOST and job.attempts <= pool.RETRIES:
+                    try:
+                        submit(job)
+                    except Exception as exc:  # noqa: BLE001 - the scheduler is going away
+                        on_done(job, pool.not_checked("worker_lost", str(exc), pool.LOST))
+                else:
+                    on_done(job, outcome)
+                on_tick()
             on_tick()
     finally:
-        client.close()
+        client.close(timeout=CONNECT_TIMEOUT_S)
+
+
+def _finished(futures: list) -> list:
+    """The futures that finished within one poll (none when the scheduler cannot answer)."""
+    from distributed import wait  # noqa: PLC0415
+
+    try:
+        return list(wait(futures, timeout=POLL_S, return_when="FIRST_COMPLETED").done)
+    except Exception:  # noqa: BLE001 - a timeout, or a scheduler gone: polled again
+        return []
+
+
+def _give_up(address: str, futures: dict, on_done) -> None:
+    """The scheduler has been unreachable past SCHEDULER_LOST_S: every job still out is NOT
+    CHECKED (lost; what finished is in the store already) and the run ends, exit 6."""
+    detail = (
+        f"the Dask scheduler at {address} was lost mid-run (unreachable for more than "
+        f"{SCHEDULER_LOST_S} s); finished scorings are kept: run the same command again"
+    )
+    for job in futures.values():
+        job.attempts = max(job.attempts, pool.RETRIES) + 1
+        on_done(job, pool.not_checked("worker_lost", detail, status=pool.LOST))
+    futures.clear()

@@ -21,7 +21,7 @@ MODEL_PREFERENCE = ("fcstd", "step", "brep", "iges", "stl", "obj")
 
 @dataclasses.dataclass(frozen=True)
 class Submission:
-    system: str
+    system: str  # as reports show it (layout.shown: escaped where it is not UTF-8)
     run: str
     case_id: str
     path: str | None  # absolute, or None when nothing was delivered
@@ -41,6 +41,18 @@ class Layout:
     systems: dict  # system -> [runs]
     unmatched: list[str]  # files named after no case
     ignored: list[str]  # further files for a case that already has a preferred candidate
+
+
+def shown(name: str) -> str:
+    """A file or folder name as reports carry it: the name itself when it is UTF-8, else
+    its bytes with the undecodable ones written as backslash escapes (the byte 0xff as the
+    four characters \\xff), so that a name the file system allows never stops a campaign
+    from writing its JSON. (Two names differing only so would be shown alike.)"""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 def _visible_folders(folder: str) -> list[str]:
@@ -70,13 +82,13 @@ def discover(root: str, case_ids: list[str]) -> Layout:
         )
         if stray:
             raise UsageError(
-                f"{system}/{stray[0]}: candidates go one folder deeper, into a run folder: "
+                f"{shown(system)}/{shown(stray[0])}: candidates go one folder deeper, into a run folder: "
                 f"SUBMISSIONS/<system>/<run>/<case_id>.<ext>"
             )
         runs = _visible_folders(system_dir)
         if not runs:
             continue
-        systems[system] = runs
+        systems[shown(system)] = [shown(run) for run in runs]
         for run in runs:
             run_dir = os.path.join(system_dir, run)
             by_case = {}
@@ -88,11 +100,12 @@ def discover(root: str, case_ids: list[str]) -> Layout:
                 if stem in case_ids:
                     by_case.setdefault(stem, []).append(path)
                 else:
-                    unmatched.append(f"{system}/{run}/{name}")
+                    unmatched.append(shown(f"{system}/{run}/{name}"))
             for case_id in case_ids:
                 files = sorted(by_case.get(case_id, []), key=_rank)
-                submissions.append(Submission(system, run, case_id, files[0] if files else None))
-                ignored += [f"{system}/{run}/{os.path.basename(f)}" for f in files[1:]]
+                chosen = files[0] if files else None
+                submissions.append(Submission(shown(system), shown(run), case_id, chosen))
+                ignored += [shown(f"{system}/{run}/{os.path.basename(f)}") for f in files[1:]]
     if not systems:
         raise UsageError(
             f"{root}: no run folders found; lay candidates out as "

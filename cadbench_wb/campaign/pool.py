@@ -7,7 +7,7 @@ crashes, hangs or exhausts memory while its candidate is handled becomes that ca
 delivery failure (timeout, evaluator_error: a file must not escape a FAIL by breaking the
 scorer) and the worker is replaced; a worker ended from outside (killed by someone else)
 leaves the job NOT CHECKED and it is retried (seed 004: up to three times). The verdict on
-a death is runner.outcome_of_death's, the same as for `cadbench score`.
+every ending is runner.settled's (outcome.py), the same as for `cadbench score`.
 """
 
 import collections
@@ -21,13 +21,8 @@ import subprocess
 import tempfile
 import time
 
-from cadbench_wb import runner, standard
-from cadbench_wb.errors import (
-    EnvironmentBroken,
-    FreeCADUnavailable,
-    ReferenceInvalid,
-    WorkerLost,
-)
+from cadbench_wb import memory_use, outcome, runner, standard
+from cadbench_wb.errors import FreeCADUnavailable, WorkerLost
 
 # Seed 004: a case whose scorer was lost is retried up to three times, then NOT CHECKED.
 RETRIES = 3
@@ -45,16 +40,20 @@ SCORED, LOST, NOT_CHECKED = "scored", "lost", "not_checked"
 
 @dataclasses.dataclass
 class Job:
-    """One scoring to do: key (store key), payload (a runner job dict), attempts so far, and
-    what the campaign needs to file its result (the case, content hashes)."""
+    """One scoring to do: key (store key), payload (the outcome.Job the child runs; a job
+    dict is read into one), attempts so far, and what the campaign needs to file its result
+    (the case, content hashes)."""
 
     key: str
-    payload: dict
+    payload: outcome.Job
     attempts: int = 0
     started: float = 0.0
     case: object = None
     case_hash: str = ""
     candidate_hash: str = ""
+
+    def __post_init__(self):
+        self.payload = outcome.Job.of(self.payload)
 
 
 def scored(result: dict) -> dict:
@@ -63,6 +62,20 @@ def scored(result: dict) -> dict:
 
 def not_checked(reason: str, detail: str, status: str = NOT_CHECKED) -> dict:
     return {"status": status, "reason": reason, "detail": detail}
+
+
+def campaign_outcome(settled: outcome.Outcome) -> dict:
+    """A campaign's record of an outcome (runner.settled's, as every front door reads it):
+    a result is scored (the candidate's own failures included); a named failure is NOT
+    CHECKED, and a lost worker is retried (LOST). A scorer that cannot start at all stops
+    the campaign (FreeCADUnavailable is raised)."""
+    error = settled.error
+    if error is None:
+        return scored(settled.value)
+    if isinstance(error, FreeCADUnavailable):
+        raise error
+    status = LOST if isinstance(error, WorkerLost) else NOT_CHECKED
+    return not_checked(error.reason, error.detail, status)
 
 
 class WorkerProcess:
@@ -118,14 +131,13 @@ class WorkerProcess:
 
     def dispatch(self, job: Job, timeout: float) -> None:
         """Hand a job over; the stage reads 'start' until the child writes its own."""
-        with open(self.stage_path, "w") as handle:
-            handle.write("start")
+        outcome.Stage().write(self.stage_path)
         self._log_offset = os.path.getsize(self.log_path)
         self.job, self.timeout = job, timeout
         job.started = time.monotonic()
         self.deadline = job.started + timeout
         try:
-            self.process.stdin.write((json.dumps(job.payload) + "\n").encode())
+            self.process.stdin.write((json.dumps(job.payload.as_dict()) + "\n").encode())
             self.process.stdin.flush()
         except (BrokenPipeError, OSError):
             pass  # it died already: the next read sees end of file
@@ -143,58 +155,42 @@ class WorkerProcess:
         self._buffer = lines.pop()
         return [json.loads(line) for line in lines if line.strip()]
 
-    def outcome_of(self, outcome: dict) -> tuple[Job, dict, bool]:
+    def limits(self) -> outcome.Limits:
+        return outcome.Limits(self.timeout, self.memory_mb)
+
+    def outcome_of(self, answer: dict) -> tuple[Job, dict, bool]:
         """(job, campaign outcome, replace this worker?) of a job the worker answered."""
         job = self.job
         self.job, self.deadline = None, None
         self.jobs_done += 1
-        if "result" in outcome:
-            return job, scored(outcome["result"]), self._worn_out()
-        error = outcome.get("error", {})
-        reason, detail = error.get("reason", "internal_error"), error.get("detail", "")
-        if reason == "memory":
-            return job, self._memory_failure(job), True
-        if reason == "freecad_unavailable":
-            raise FreeCADUnavailable(detail)
-        return job, not_checked(reason, detail), False
-
-    def _memory_failure(self, job: Job) -> dict:
-        """A MemoryError under RLIMIT_AS: the candidate's failure unless the reference was
-        being read (the same rule as a death, runner.outcome_of_death)."""
-        stage = runner.read_text(self.stage_path) or "start"
-        what = f"out of memory (limit {self.memory_mb} MB) in stage '{stage}'"
-        if stage in ("start", "reference"):
-            return not_checked("reference_invalid", f"the reference ran {what}")
-        return scored(runner.candidate_failure(job.payload, "evaluator_error", what)["result"])
+        ending = outcome.Ending(outcome.Stage.read(self.stage_path), answer)
+        exhausted = (answer.get("error") or {}).get("reason") == "memory"
+        settled = runner.settled(job.payload, self.limits(), ending)
+        # A worker that ran out of memory is replaced: what it holds is not to be trusted.
+        return job, campaign_outcome(settled), exhausted or self._worn_out()
 
     def death(self, timed_out: bool) -> tuple[Job, dict]:
         """(job, outcome) of the job in hand when the worker died or was stopped for time."""
         job = self.job
         self.kill()
-        stage = runner.read_text(self.stage_path) or "start"
         log_tail = (
             runner.read_text(self.log_path)[self._log_offset :][-400:].strip().replace("\n", " | ")
         )
         self.job, self.deadline = None, None
-        death = (self.process.returncode, timed_out, stage, self.timeout, self.memory_mb, log_tail)
-        try:
-            outcome = runner.outcome_of_death(job.payload, *death)
-            outcome = runner.confirmed_crash(
-                job.payload, outcome, death, self.timeout, self.memory_mb
-            )
-        except EnvironmentBroken as exc:
-            return job, not_checked("environment_broken", exc.detail)
-        except ReferenceInvalid as exc:
-            return job, not_checked("reference_invalid", exc.detail)
-        except WorkerLost as exc:
-            return job, not_checked("worker_lost", exc.detail, status=LOST)
-        return job, scored(outcome["result"])
+        ending = outcome.Ending(
+            outcome.Stage.read(self.stage_path), None, self.process.returncode, timed_out, log_tail
+        )
+        return job, campaign_outcome(runner.settled(job.payload, self.limits(), ending))
 
     def _worn_out(self) -> bool:
         if self.jobs_done >= JOBS_PER_WORKER:
             return True
-        return bool(self.memory_mb) and _resident_mb(self.pid) > RECYCLE_MEMORY_SHARE * (
-            self.memory_mb
+        if not self.memory_mb:
+            return False
+        # A worker whose peak address space neared its limit is replaced too: the next job's
+        # read failure would otherwise be taken for memory exhaustion (memory_use.py).
+        return _resident_mb(self.pid) > RECYCLE_MEMORY_SHARE * self.memory_mb or (
+            memory_use.near_limit(memory_use.peak_mb(self.pid), self.memory_mb)
         )
 
     def cannot_start(self, why: str) -> str:
@@ -226,7 +222,7 @@ class WorkerProcess:
         self.process.stdout.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def score(self, payload: dict, timeout: float) -> tuple[dict, bool]:
+    def score(self, payload, timeout: float) -> tuple[dict, bool]:
         """One job, blocking (the Dask task's way in): (outcome, replace this worker?).
         Waits for the worker to be ready; raises FreeCADUnavailable if it cannot start."""
         self.wait_ready()
@@ -243,8 +239,8 @@ class WorkerProcess:
                     return self.death(timed_out=False)[1], True
                 for message in messages:
                     if "outcome" in message:
-                        _job, outcome, replace = self.outcome_of(message["outcome"])
-                        return outcome, replace
+                        _job, answered, replace = self.outcome_of(message["outcome"])
+                        return answered, replace
 
     def wait_ready(self) -> None:
         with selectors.DefaultSelector() as selector:

@@ -35,37 +35,29 @@ def add_arguments(parser) -> None:
 
 
 def _jobs(cases, only):
+    from cadbench_wb.outcome import Job, Options, case_data_of  # noqa: PLC0415
+
+    options = Options(only=tuple(only) if only else None)
     jobs = []
     for case in cases:
+        data = case_data_of(case)  # loaded and validated once, here
         for candidate in case.candidates:
-            options = {"only": only} if only else {}
-            jobs.append(
-                (
-                    case,
-                    candidate,
-                    {
-                        "kind": "score",
-                        "reference": case.reference_path,
-                        "candidate": candidate.path,
-                        "options": options,
-                        "case": case.path,
-                    },
-                )
+            job = Job(
+                "score", case.reference_path, candidate.path, options, case.path, case_data=data
             )
+            jobs.append((case, candidate, job))
     return jobs
 
 
 def _score(job, timeout):
-    from cadbench_wb import runner, standard  # noqa: PLC0415
-    from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
+    """(result, None) or (None, the named failure's one line): runner.run_job's outcome."""
+    from cadbench_wb import runner  # noqa: PLC0415
+    from cadbench_wb.outcome import Limits  # noqa: PLC0415
 
-    try:
-        outcome = runner.run_job(job, timeout=timeout or standard.DEFAULT_TIMEOUT_S)
-    except CadbenchError as exc:
-        return None, exc.one_line()
-    if "error" in outcome:
-        return None, f"{outcome['error']['reason']}: {outcome['error']['detail']}"
-    return outcome["result"], None
+    outcome = runner.run_job(job, Limits.of(timeout))
+    if outcome.error is not None:
+        return None, outcome.error.one_line()
+    return outcome.value, None
 
 
 def _cell(result, key) -> str:

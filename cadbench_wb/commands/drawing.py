@@ -29,6 +29,8 @@ def add_arguments(parser) -> None:
         help="draw the model moved as that score result's alignment moved it (the pose "
         "drawingMatch draws the candidate in)",
     )
+    parser.add_argument("--timeout", type=float, default=None, help="seconds (default 300)")
+    parser.add_argument("--memory-mb", type=int, default=None, help="memory limit (default 8192)")
 
 
 def posed(shape, result_path: str):
@@ -62,8 +64,9 @@ def posed(shape, result_path: str):
     return shape_fidelity.placed(shape, rotation, translation)
 
 
-def report_of(args) -> dict:
-    """Draw, read back, and (with a case) match the targets: the command's JSON."""
+def report_of(args, stage=lambda name, file=None: None) -> dict:
+    """Draw, read back, and (with a case) match the targets: the command's JSON. Runs in
+    the child (worker.py "drawing" job); stage(name) marks each step for outcome.py."""
     from cadbench_wb import __version__, fingerprint  # noqa: PLC0415
     from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.app import drawing, drawing_readback, loading  # noqa: PLC0415
@@ -85,6 +88,7 @@ def report_of(args) -> dict:
     title = printable(os.path.splitext(os.path.basename(args.model))[0])
     pose = getattr(args, "pose", None)
     shape = posed(model.shape, pose) if pose else model.shape
+    stage("drawing", args.model)
     made = drawing.make_drawing(shape, args.out, case=case, projection=args.projection, title=title)
     read = drawing_readback.read_back(args.out, made)
     report = {
@@ -134,11 +138,36 @@ def summary_lines(report: dict) -> list:
     return lines
 
 
-def run(args) -> int:
-    from cadbench_wb import console  # noqa: PLC0415
-    from cadbench_wb import result as results  # noqa: PLC0415
+def drawing_job(args):
+    """The outcome.Job that draws the model in a child (the operator's paths made absolute)."""
+    from cadbench_wb.errors import UsageError  # noqa: PLC0415
+    from cadbench_wb.outcome import Job  # noqa: PLC0415
 
-    report = report_of(args)
+    if not os.path.exists(args.model):
+        raise UsageError(f"model {args.model}: no such file")
+    pose = getattr(args, "pose", None)
+    params = {
+        "out": os.path.abspath(args.out),
+        "projection": args.projection,
+        "pose": os.path.abspath(pose) if pose else None,
+    }
+    return Job("drawing", candidate=args.model, case=args.case, params=params)
+
+
+def run(args) -> int:
+    """Draw in a child under the scoring limits, like `score`: a model that crashes,
+    hangs or exhausts the kernel ends the child, and the command names the reason (exit 2
+    for the model's own failures, errors.py's status for the rest)."""
+    from cadbench_wb import console, runner  # noqa: PLC0415
+    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.errors import DeliveryFailure, UsageError  # noqa: PLC0415
+    from cadbench_wb.outcome import Limits  # noqa: PLC0415
+
+    limits = Limits.of(getattr(args, "timeout", None), getattr(args, "memory_mb", None))
+    outcome = runner.run_job(drawing_job(args), limits)
+    if isinstance(outcome.error, DeliveryFailure):  # the model given cannot be drawn
+        raise UsageError(outcome.error.detail, outcome.error.reason)
+    report = outcome.result
     if args.json:
         text = results.to_json(report)
         if args.json == "-":

@@ -3,6 +3,7 @@
 
 import os
 
+from cadbench_wb import errors
 from cadbench_wb.input_checks import dask_address, memory_megabytes, timeout_seconds
 from cadbench_wb.standard import MIN_MEMORY_MB
 
@@ -10,8 +11,8 @@ HELP = "score a campaign: SUBMISSIONS/<system>/<run>/<case_id>.<ext> against eve
 
 # Exit statuses beyond the common ones: some scorings are still NOT CHECKED (rerun to retry);
 # a system passed fewer cases than --fail-under asks (1, as pytest exits on failed tests).
-EXIT_INCOMPLETE = 6
-EXIT_BELOW_RATE = 1
+EXIT_INCOMPLETE = errors.EXIT_INCOMPLETE
+EXIT_BELOW_RATE = errors.EXIT_FAILED
 
 
 def _rate(text: str) -> float:

@@ -56,19 +56,27 @@ def add_arguments(parser) -> None:
     )
 
 
-def options_from(args) -> dict:
-    """The scoring options that --only, --no-align and --spectrum ask for (shared with run)."""
+def options_of(args, with_files: bool = False):
+    """The outcome.Options that --only, --no-align and --spectrum ask for (and, with files,
+    --export-diff and --drawing-dir): built once, shared with run."""
     from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.outcome import Options  # noqa: PLC0415
 
-    options = {}
+    only = None
     if args.only:
-        options["only"] = [m.strip() for m in args.only.split(",") if m.strip()]
-        results.requested_metrics(options["only"])
-    if args.no_align:
-        options["no_align"] = True
-    if args.spectrum:
-        options["spectrum"] = args.spectrum
-    return options
+        only = tuple(m.strip() for m in args.only.split(",") if m.strip())
+        results.requested_metrics(only)
+    files = {}
+    if with_files:
+        for key in ("export_diff", "drawing_dir"):
+            if getattr(args, key, None):
+                files[key] = os.path.abspath(getattr(args, key))
+    return Options(only=only, no_align=bool(args.no_align), spectrum=args.spectrum, **files)
+
+
+def options_from(args) -> dict:
+    """The scoring options as the campaign store keys them (run)."""
+    return options_of(args).as_dict()
 
 
 def checked_reference(path: str) -> None:
@@ -83,65 +91,48 @@ def checked_reference(path: str) -> None:
         raise ReferenceInvalid(f"reference unreadable_file: {problem}") from None
 
 
-def job_from(args) -> dict:
+def job_from(args):
+    """The outcome.Job of the command line (the case's reference built when absent)."""
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
+    from cadbench_wb.outcome import Job, case_data_of  # noqa: PLC0415
 
-    options = options_from(args)
-    if args.export_diff:
-        options["export_diff"] = os.path.abspath(args.export_diff)
-    if args.drawing_dir:
-        options["drawing_dir"] = os.path.abspath(args.drawing_dir)
-    job = {"kind": "score", "candidate": args.candidate, "options": options}
+    options = options_of(args, with_files=True)
     if args.case:
-        from cadbench_wb import cases  # noqa: PLC0415
-
-        case = cases.load_case(args.case)
-        from cadbench_wb.commands.case import ensure_built  # noqa: PLC0415
-
-        ensure_built(case)  # a generated reference is built when absent, never rewritten
-        job["case"] = case.path
-        job["reference"] = case.reference_path
         if args.reference:
             raise UsageError("give either REFERENCE or --case, not both")
-    elif args.reference:
-        if not os.path.exists(args.reference):
-            raise UsageError(f"reference {args.reference}: no such file")
-        checked_reference(args.reference)
-        job["reference"] = args.reference
-    else:
+        from cadbench_wb import cases  # noqa: PLC0415
+        from cadbench_wb.commands.case import ensure_built  # noqa: PLC0415
+
+        case = cases.load_case(args.case)
+        ensure_built(case)  # a generated reference is built when absent, never rewritten
+        return Job(
+            "score", case.reference_path, args.candidate, options, case.path,
+            case_data=case_data_of(case),
+        )  # fmt: skip
+    if not args.reference:
         raise UsageError("give a REFERENCE model or --case")
-    return job
+    if not os.path.exists(args.reference):
+        raise UsageError(f"reference {args.reference}: no such file")
+    checked_reference(args.reference)
+    return Job("score", args.reference, args.candidate, options)
 
 
 def run(args) -> int:
-    from cadbench_wb import console, report, runner, standard  # noqa: PLC0415
+    from cadbench_wb import console, report, runner  # noqa: PLC0415
     from cadbench_wb import result as results  # noqa: PLC0415
-    from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
+    from cadbench_wb.outcome import Limits  # noqa: PLC0415
 
     job = job_from(args)
     if args.in_process:
         from cadbench_wb import worker  # noqa: PLC0415
+        from cadbench_wb.outcome import Ending, Stage, outcome_of  # noqa: PLC0415
 
-        outcome = worker.run(job, os.devnull)
+        limits = Limits.of(args.timeout, args.memory_mb)
+        answer = worker.run(job.as_dict(), os.devnull)
+        outcome = outcome_of(job, limits, Ending(Stage(), answer))
     else:
-        outcome = runner.run_job(
-            job,
-            timeout=args.timeout or standard.DEFAULT_TIMEOUT_S,
-            memory_mb=args.memory_mb or standard.DEFAULT_MEMORY_MB,
-        )
-    if "error" in outcome:
-        error = outcome["error"]
-        exc = CadbenchError(error["detail"], error["reason"])
-        if error["reason"] == "reference_invalid":
-            exc.exit_status = 4
-        elif error["reason"] in ("usage_error", "case_invalid"):
-            exc.exit_status = 2
-        elif error["reason"] == "freecad_unavailable":
-            exc.exit_status = 5
-        elif error["reason"] == "environment_broken":
-            exc.exit_status = 8
-        raise exc
-    result = outcome["result"]
+        outcome = runner.run_job(job, Limits.of(args.timeout, args.memory_mb))
+    result = outcome.result  # a named failure is raised with its exit status (errors.py)
     if args.json:
         text = results.to_json(result)
         if args.json == "-":

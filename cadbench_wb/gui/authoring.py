@@ -422,13 +422,10 @@ class AuthoringPanel(QtWidgets.QWidget):
             self.live_label.setText(tr("Live figures paused: {}").format(exc))
             return
         reference = draft.reference_source
-        live_job = {
-            "kind": "score",
-            "reference": reference,
-            "candidate": reference,
-            "options": {"only": ["dimensions", "drawing"], "no_align": True},
-            "case": self._scratch,
-        }
+        from cadbench_wb.outcome import Job, Options  # noqa: PLC0415
+
+        options = Options(only=("dimensions", "drawing"), no_align=True)
+        live_job = Job("score", reference, reference, options, self._scratch)
         self.live_label.setText(tr("Measuring the reference…"))
         self._live_thread = job.ScoringThread([live_job])
         self._live_thread.all_done.connect(self._live_done)

@@ -43,9 +43,11 @@ class ScoringThread(QtCore.QThread):
     job_done = Signal(int, object)
     all_done = Signal(object)
 
-    def __init__(self, jobs: list[dict], timeout: float | None = None, memory_mb=None):
+    def __init__(self, jobs: list, timeout: float | None = None, memory_mb=None):
+        from cadbench_wb.outcome import Job  # noqa: PLC0415
+
         super().__init__()
-        self.jobs = list(jobs)
+        self.jobs = [Job.of(job) for job in jobs]  # outcome.Job (a job dict is read once)
         self.timeout = timeout
         self.memory_mb = memory_mb
         self.current = -1
@@ -71,28 +73,25 @@ class ScoringThread(QtCore.QThread):
             self.job_done.emit(index, outcome)
         self.all_done.emit(outcomes)
 
-    def _run_one(self, job: dict) -> dict:
-        from cadbench_wb import runner, standard  # noqa: PLC0415
-        from cadbench_wb.errors import CadbenchError, WorkerLost  # noqa: PLC0415
+    def _run_one(self, job) -> dict:
+        """The panel's view of runner.run_job's outcome ({"result"} or {"error"}), or
+        {"cancelled": True} when Cancel killed the child."""
+        from cadbench_wb import runner  # noqa: PLC0415
+        from cadbench_wb.errors import WorkerLost  # noqa: PLC0415
+        from cadbench_wb.outcome import Limits  # noqa: PLC0415
 
         try:
-            return runner.run_job(
-                job,
-                timeout=self.timeout or standard.DEFAULT_TIMEOUT_S,
-                memory_mb=self.memory_mb or standard.DEFAULT_MEMORY_MB,
-                on_start=self._started,
+            outcome = runner.run_job(
+                job, Limits.of(self.timeout, self.memory_mb), on_start=self._started
             )
-        except WorkerLost as exc:
-            if self.cancelled:
-                return {"cancelled": True}
-            return {"error": {"reason": exc.reason, "detail": exc.detail}}
-        except CadbenchError as exc:
-            return {"error": {"reason": exc.reason, "detail": exc.detail}}
         except Exception as exc:  # shown in the panel as one line, never a traceback dialog
             return {"error": {"reason": "internal_error", "detail": f"{type(exc).__name__}: {exc}"}}
         finally:
             self._process = None
             self._stage_path = None
+        if self.cancelled and isinstance(outcome.error, WorkerLost):
+            return {"cancelled": True}
+        return outcome.as_answer()
 
     def _started(self, process, stage_path: str) -> None:
         self._process = process
@@ -102,14 +101,10 @@ class ScoringThread(QtCore.QThread):
 
     def stage(self) -> str:
         """The stage the running child reported last ('' between jobs)."""
+        from cadbench_wb.outcome import Stage  # noqa: PLC0415
+
         path = self._stage_path
-        if not path:
-            return ""
-        try:
-            with open(path) as handle:
-                return handle.read().strip() or "start"
-        except OSError:
-            return "start"
+        return Stage.read(path).name if path else ""
 
     def cancel(self) -> None:
         self.cancelled = True

@@ -231,7 +231,7 @@ class ResultsPanel(QtWidgets.QWidget):
 
     def _job_done(self, index: int, outcome: dict) -> None:
         if self._thread is not None and self._thread.batch:
-            name = os.path.basename(self._thread.jobs[index]["candidate"])
+            name = os.path.basename(self._thread.jobs[index].candidate)
             self._batch.append((name, outcome))
             self._show_batch()
 

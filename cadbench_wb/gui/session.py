@@ -2,9 +2,10 @@
 """The workbench's working state: which reference, candidate and case are in use, the
 document objects that show them, and the last result. One per FreeCAD session.
 
-Models are read through the core's loader (app/loading.py), so the object in the 3D view
-holds exactly the shape the scorer measures and sub-element names (Edge3, Face5) in the
-result point at the same geometry here.
+Models are read through the core's loader (app/loading.py) in a child process, which
+writes the checked shape as BREP (an exact round trip), so the object in the 3D view holds
+exactly the shape the scorer measures and sub-element names (Edge3, Face5) in the result
+point at the same geometry here; FreeCAD itself never reads an untrusted file.
 """
 
 import dataclasses
@@ -57,23 +58,29 @@ class Session:
 
     def load(self, role: str, path: str) -> Model:
         """Read a model file as the scorer does and show it; DeliveryFailure/ReferenceInvalid
-        propagate with their reason for the panel to print."""
-        from cadbench_wb.app import loading  # noqa: PLC0415
+        propagate with their reason for the panel to print.
+
+        The file is read and checked in a child under the scoring limits (a STEP that
+        crashes OpenCASCADE or a zip-bomb FCStd takes the child down, never FreeCAD), which
+        writes the checked shape as BREP; this process reads only that BREP."""
         from cadbench_wb.errors import DeliveryFailure  # noqa: PLC0415
 
         try:
-            loaded = loading.load_model(path, role)
+            brep = self.checked_brep(role, path)
         except DeliveryFailure:
             # Nothing to show, but still a delivery to score: the result names the failure.
             self.candidate = Model(os.path.abspath(path))
             self._forget_result(self.document())
             raise
+        import Part  # noqa: PLC0415
+
+        shape = Part.read(brep)
         doc = self.document()
         name = role.capitalize()
         obj = doc.getObject(name)
         if obj is None or obj.TypeId != "Part::Feature":
             obj = doc.addObject("Part::Feature", name)
-        obj.Shape = loaded.shape
+        obj.Shape = shape
         obj.Placement = FreeCAD.Placement()
         obj.Label = f"{name} ({os.path.basename(path)})"
         _style(obj, *ROLE_STYLE[role])
@@ -82,6 +89,20 @@ class Session:
         setattr(self, role, model)
         self._forget_result(doc)
         return model
+
+    def checked_brep(self, role: str, path: str) -> str:
+        """The BREP of a model a child read and checked (worker "load" job), under the
+        scoring limits the preferences set; the child's failure raised with its reason."""
+        from cadbench_wb import runner  # noqa: PLC0415
+        from cadbench_wb.gui import preferences  # noqa: PLC0415
+        from cadbench_wb.outcome import Job, Limits  # noqa: PLC0415
+
+        preferences.apply_python()
+        self._runs += 1
+        brep = os.path.join(self.workdir, f"checked-{role}-{self._runs}.brep")
+        job = Job("load", reference=path, candidate=path, role=role, output=brep)
+        limits = Limits.of(preferences.timeout_s(), preferences.memory_mb())
+        return runner.run_job(job, limits).result["brep"]
 
     def use_object(self, role: str, obj) -> Model:
         """Take a document object (the current selection) as reference or candidate: its
@@ -130,9 +151,10 @@ class Session:
         return case
 
     # -- scoring ---------------------------------------------------------------------
-    def score_job(self, candidate_path: str | None = None) -> dict:
-        """The runner job for the current reference (or case) and candidate."""
+    def score_job(self, candidate_path: str | None = None):
+        """The outcome.Job for the current reference (or case) and candidate."""
         from cadbench_wb.errors import UsageError  # noqa: PLC0415
+        from cadbench_wb.outcome import Job, Options, case_data_of  # noqa: PLC0415
 
         candidate_path = candidate_path or (self.candidate.path if self.candidate else None)
         if self.reference is None and self.case is None:
@@ -141,14 +163,12 @@ class Session:
             raise UsageError("load a candidate model first")
         self._runs += 1
         diff_dir = os.path.join(self.workdir, f"diff-{self._runs}")
-        job = {
-            "kind": "score",
-            "reference": self.case.reference_path if self.case else self.reference.path,
-            "candidate": candidate_path,
-            "options": {"export_diff": diff_dir},
-            "case": self.case.path if self.case else None,
-        }
-        return job
+        reference = self.case.reference_path if self.case else self.reference.path
+        options = Options(export_diff=diff_dir)
+        if self.case is None:
+            return Job("score", reference, candidate_path, options)
+        data = case_data_of(self.case)  # the case as this session loaded and validated it
+        return Job("score", reference, candidate_path, options, self.case.path, case_data=data)
 
     def case_candidates(self) -> list[str]:
         """Model files in the current case's candidates/ folder."""

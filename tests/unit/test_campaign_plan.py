@@ -35,7 +35,7 @@ def test_identical_bytes_are_one_job_and_so_is_a_case_nobody_delivered(tmp_path)
     assert {p.submission.case_id for p in missing} == {"flange_02"} and len(missing) == 3
     assert len({p.key for p in missing}) == 1
     job = the_plan.jobs[missing[0].key]
-    assert not os.path.exists(job.payload["candidate"])
+    assert not os.path.exists(job.payload.candidate)
     assert set(the_plan.stamps) == {"metricFingerprint"}  # no drawings scored: no drawing stamp
 
 
