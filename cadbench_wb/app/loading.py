@@ -2,8 +2,11 @@
 """Read a model file into one scored solid, and decide whether it was delivered at all."""
 
 import dataclasses
+import math
 
-from cadbench_wb import formats
+import numpy as np
+
+from cadbench_wb import formats, standard
 from cadbench_wb.app import fcstd_shapes, solid_union
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
 from cadbench_wb.freecad_env import import_freecad
@@ -84,13 +87,24 @@ def _load(path: str) -> LoadedModel:
                 f"{path}: solid {index + 1} of {len(solids)} fails OpenCASCADE's BRepCheck"
                 + ("" if solid.Volume > 0 else " (zero or negative volume)"),
             )
+    for index, solid in enumerate(solids):
+        crossing = self_intersecting_face(solid)
+        if crossing:
+            raise DeliveryFailure(
+                "invalid_solid",
+                f"{path}: solid {index + 1} of {len(solids)} is self-intersecting ({crossing}):"
+                " its volume would count the overlap twice",
+            )
+    delivered = len(solids)
+    solids, dropped_notes = _without_degenerate(solids)
+    notes.extend(dropped_notes)
     shape, union_notes = _one_shape(solids)
     notes.extend(union_notes)
     return LoadedModel(
         path=path,
         format=fmt,
         shape=shape,
-        solids=len(solids),
+        solids=delivered,
         notes=notes,
         from_mesh=fmt in formats.MESH_FORMATS,
         document_objects=objects,
@@ -105,6 +119,95 @@ def _read_shape(path: str):
         return Part.read(path)
     except Exception as exc:  # OCC raises Part.OCCError or RuntimeError, unpredictably
         raise DeliveryFailure("unreadable_file", f"{path}: OpenCASCADE cannot read it ({exc})")
+
+
+def self_intersecting_face(solid) -> str | None:
+    """Which face of the solid passes through itself, or None.
+
+    BRepCheck (isValid, check(True)) accepts a spindle torus (minor radius above the major):
+    its tube crosses the axis, the lens inside it is enclosed twice and OpenCASCADE's
+    Volume counts it twice. A surface of revolution (a Toroid, or the SurfaceOfRevolution
+    STEP turns it into) crosses itself where its meridian passes the axis over more than
+    half a turn (the parts beyond the axis then overlap those of the opposite side). A
+    fillet on a thin pin lies on a spindle torus too, but on its outer side only: its
+    meridian never reaches the axis. Checked on 64 points of the face's first meridian.
+    """
+    for number, face in enumerate(solid.Faces, start=1):
+        axis = _revolution_axis(face.Surface)
+        if axis is None:
+            continue
+        u0, u1, v0, v1 = face.ParameterRange
+        if u1 - u0 <= math.pi:
+            continue
+        centre, direction = axis
+        meridian = np.array(
+            [tuple(face.valueAt(u0, v)) for v in np.linspace(v0, v1, 64)], dtype=float
+        )
+        radial = meridian - centre
+        radial -= np.outer(radial @ direction, direction)
+        lengths = np.linalg.norm(radial, axis=1)
+        outward = radial[int(np.argmax(lengths))] / max(lengths.max(), 1e-300)
+        signed = radial @ outward
+        if signed.min() < -1e-6 * lengths.max():
+            return (
+                f"face {number}: a surface of revolution whose meridian passes through its "
+                f"axis (to {-signed.min():.4g} mm beyond it), like a spindle torus"
+            )
+    return None
+
+
+def _revolution_axis(surface):
+    """(a point, the unit direction) of a surface's axis of revolution, if it has one that
+    its meridian may cross (tori and surfaces of revolution)."""
+    import Part  # noqa: PLC0415
+
+    if isinstance(surface, Part.Toroid):
+        point, direction = surface.Center, surface.Axis
+    elif isinstance(surface, Part.SurfaceOfRevolution):
+        point, direction = surface.Location, surface.Direction
+    else:
+        return None
+    direction = np.array(tuple(direction), dtype=float)
+    return np.array(tuple(point), dtype=float), direction / np.linalg.norm(direction)
+
+
+def degenerate_reason(volume: float, area: float, total_volume: float, diagonal: float):
+    """Why a solid of these measures is degenerate beside the others (standard.
+    DEGENERATE_SOLID), or None."""
+    limits = standard.DEGENERATE_SOLID
+    thickness = 2 * volume / area if area > 0 else 0.0
+    if volume < limits["volume_rel"] * total_volume:
+        return f"volume {volume:.3g} mm3 < {limits['volume_rel']:g} of the total {total_volume:.6g}"
+    if thickness < limits["thickness_rel"] * diagonal:
+        return (
+            f"thickness {thickness:.3g} mm (2 x volume / area) < {limits['thickness_rel']:g}"
+            f" of the model's diagonal {diagonal:.6g} mm"
+        )
+    return None
+
+
+def _without_degenerate(solids):
+    """The solids without the degenerate ones (never the largest), and a note per drop."""
+    if len(solids) < 2:
+        return solids, []
+    import Part  # noqa: PLC0415
+
+    total = sum(s.Volume for s in solids)
+    diagonal = Part.makeCompound(solids).BoundBox.DiagonalLength
+    largest = max(range(len(solids)), key=lambda i: solids[i].Volume)
+    kept, notes = [], []
+    for index, solid in enumerate(solids):
+        why = None
+        if index != largest:
+            why = degenerate_reason(solid.Volume, solid.Area, total, diagonal)
+        if why is None:
+            kept.append(solid)
+        else:
+            notes.append(
+                f"solid {index + 1} of {len(solids)} dropped before measuring as degenerate: "
+                f"{why} (standard.DEGENERATE_SOLID)"
+            )
+    return kept, notes
 
 
 def _one_shape(solids):

@@ -3,6 +3,7 @@
 
 import pytest
 
+from cadbench_wb import standard
 from cadbench_wb.app import shape_fidelity, time_budget
 
 
@@ -20,3 +21,20 @@ def test_a_spent_budget_stops_the_child(fc, part):
     box = part.makeBox(10, 10, 10)
     with pytest.raises(time_budget.BudgetSpent):
         time_budget.exact_booleans_within(box, box.copy(), 0.0, False, 0.001)
+
+
+def test_the_clock_stopping_the_child_is_told_from_its_death(fc, part):
+    # The safety net's firing is the one machine-dependent route choice: it must be told
+    # apart from a child that died (deterministic), so the result can say which.
+    box = part.makeBox(10, 10, 10)
+    with pytest.raises(time_budget.BudgetSpent) as spent:
+        time_budget.exact_booleans_within(box, box.copy(), 0.0, False, 0.001)
+    assert spent.value.clock
+
+
+def test_the_exact_route_is_chosen_by_face_count_at_its_boundary():
+    # standard.CROSS_CHECK exact_max_faces: the pair's face count decides, not a clock.
+    limit = standard.CROSS_CHECK["exact_max_faces"]
+    assert shape_fidelity.exact_work_refusal(limit // 2, limit - limit // 2) is None
+    refusal = shape_fidelity.exact_work_refusal(limit // 2, limit - limit // 2 + 1)
+    assert refusal is not None and f"{limit + 1} faces" in refusal and "exact_max_faces" in refusal
