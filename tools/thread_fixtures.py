@@ -65,10 +65,12 @@ BD_MULTI = [
 ]
 # Multi-start threads: (name, major, pitch, starts, length, hand). bd_warehouse's general
 # Thread with the ISO profile of the pitch (apex P/8, root 3P/4 wide, as its IsoThread) and a
-# lead of starts x pitch, repeated starts times turned by 360/starts degrees about the axis.
+# lead of starts x pitch, repeated starts times turned by 360/starts degrees about the axis,
+# on a core CORE_OVERLAP above the root: neighbouring starts meet at the root, and a core
+# exactly there leaves zero-area faces along the seam.
 BD_MULTI_START = [
-    ("bd_m8_two_start_stud_rh", 8.0, 1.25, 2, 5.0, "right"),
-    ("bd_m10_three_start_stud_lh", 10.0, 1.5, 3, 9.0, "left"),
+    ("bd_m8_two_start_stud_rh", 8.0, 1.25, 2, 4.0, "right"),
+    ("bd_m10_three_start_stud_lh", 10.0, 1.5, 3, 6.0, "left"),
 ]
 NUT_ACROSS_FLATS = {8.0: 13.0, 10.0: 16.0}
 
@@ -168,7 +170,7 @@ def _build_bd_multi_start(bd, names) -> list[dict]:
             turn = bd.Rotation(0, 0, 360.0 * start / starts)
             pieces += [turn * s for s in made.solids()]
         body = bd.Solid.make_cylinder(
-            min_radius(major, pitch), length + 2 * PLAIN, bd.Plane.XY.offset(-PLAIN)
+            min_radius(major, pitch) + CORE_OVERLAP, length + 2 * PLAIN, bd.Plane.XY.offset(-PLAIN)
         )
         _write_bd(bd, body, pieces, name)
         record = _record(name, "bd_warehouse", major, pitch, length, True, hand, fade)
