@@ -144,8 +144,8 @@ CROSS_CHECK = {
     # so that the same pair gives the same JSON (route and figure) on every machine and
     # under any load. Beyond exact_max_faces faces in both solids together they are not
     # attempted: the General Fuse's face/face intersections grow with the product of the
-    # face counts, and the NIST parts (139-483 faces, 278-966 for a pair) take 4-30 s on
-    # this 2-core machine; a 20k-face part would take minutes (the mesh route decides).
+    # face counts; the NIST test parts (6-637 faces, up to 1274 for a pair) take 4-10 s on
+    # this shared 2-core machine; a 20k-face part would take minutes (the mesh route decides).
     "exact_max_faces": 2000,
     # A safety net, not a budget: a run of the exact booleans still going after this many
     # seconds (a child process, killed) is stopped and the mesh route decides; the result
@@ -189,6 +189,23 @@ MULTI_SOLID = {
 DEGENERATE_SOLID = {
     "volume_rel": 1e-7,
     "thickness_rel": 1e-5,
+}
+
+# Inputs refused as too_large before the work starts (loading.py), so that a big honest
+# file is told at once instead of running into the scoring's time limit (DEFAULT_TIMEOUT_S):
+# - mesh_max_triangles: a mesh becomes one planar B-rep face per triangle; FreeCAD's
+#   conversion and BRepCheck took 1.4 ms per triangle on this shared 2-core machine (a
+#   closed 19,800-triangle sphere: 12 s makeShapeFromMesh, 2 s solid, 13 s isValid), so
+#   50,000 triangles is about 70 s, a quarter of the limit (a 2M-triangle STL: 121 s to
+#   convert alone when measured idle, then every stage on 2M faces).
+# - brep_max_faces: every stage walks the faces (features, spectrum, thread fits, the
+#   tessellation for alignment and the mesh route); a 20k-face STEP ran into the 120 s
+#   limit, and the largest real test part (NIST CTC-02) has 637 faces: 5,000 is about eight
+#   times that. Counted in a STEP's text (ADVANCED_FACE entities, which matched the faces
+#   read on every NIST part) before OpenCASCADE reads it, and on the shapes of the others.
+INPUT_SIZE = {
+    "mesh_max_triangles": 50_000,
+    "brep_max_faces": 5_000,
 }
 
 # Diff pieces smaller than this share of the reference's volume are left out of the diff
@@ -376,6 +393,7 @@ def as_dict() -> dict:
         "cross_check": CROSS_CHECK,
         "multi_solid": MULTI_SOLID,
         "degenerate_solid": DEGENERATE_SOLID,
+        "input_size": INPUT_SIZE,
         "significant_digits": SIGNIFICANT_DIGITS,
         "interpretation": INTERPRETATION,
         "features": FEATURES,
