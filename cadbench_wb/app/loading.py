@@ -26,6 +26,9 @@ class LoadedModel:
     document_objects: list = dataclasses.field(default_factory=list)
     # FCStd only: each scored object's name, label, type, solid count and exact volume.
     scored_objects: list = dataclasses.field(default_factory=list)
+    # The exact volume of shape when loading measured it already (None: not yet): on
+    # B-spline thread flanks each exact volume costs about 2 s.
+    volume: float | None = None
 
     def summary(self) -> dict:
         found = {
@@ -33,7 +36,7 @@ class LoadedModel:
             "solids": self.solids,
             # The exact B-rep volume of what is scored, whichever route decides shapeIoU
             # (shape.volumeA/B are the deciding method's own figures, mesh ones included).
-            "volume": float(self.shape.Volume),
+            "volume": float(self.shape.Volume if self.volume is None else self.volume),
             "fromMesh": self.from_mesh,
             "notes": list(self.notes),
         }
@@ -89,13 +92,16 @@ def _load(path: str) -> LoadedModel:
                 "no_solid", f"{path}: {edges} edge(s) (wires or curves) but no face or solid"
             )
         raise DeliveryFailure("empty_model", f"{path}: the file holds no geometry")
+    volumes = []
     for index, solid in enumerate(solids):
-        if not solid.isValid() or solid.Volume <= 0:
+        volume = solid.Volume if solid.isValid() else None
+        if volume is None or volume <= 0:
             raise DeliveryFailure(
                 "invalid_solid",
                 f"{path}: solid {index + 1} of {len(solids)} fails OpenCASCADE's BRepCheck"
-                + ("" if solid.Volume > 0 else " (zero or negative volume)"),
+                + ("" if volume is None else " (zero or negative volume)"),
             )
+        volumes.append(volume)
     for index, solid in enumerate(solids):
         crossing = self_intersecting_face(solid)
         if crossing:
@@ -105,7 +111,7 @@ def _load(path: str) -> LoadedModel:
                 " its volume would count the overlap twice",
             )
     delivered = len(solids)
-    solids, dropped_notes = _without_degenerate(solids)
+    solids, volumes, dropped_notes = _without_degenerate(solids, volumes)
     notes.extend(dropped_notes)
     shape, union_notes = _one_shape(solids)
     notes.extend(union_notes)
@@ -116,6 +122,7 @@ def _load(path: str) -> LoadedModel:
         solids=delivered,
         notes=notes,
         from_mesh=from_mesh,
+        volume=volumes[0] if len(solids) == 1 else None,
         document_objects=objects,
         scored_objects=scored,
     )
@@ -219,28 +226,30 @@ def degenerate_reason(volume: float, area: float, total_volume: float, diagonal:
     return None
 
 
-def _without_degenerate(solids):
-    """The solids without the degenerate ones (never the largest), and a note per drop."""
+def _without_degenerate(solids, volumes):
+    """The solids and their volumes without the degenerate ones (never the largest), and a
+    note per drop."""
     if len(solids) < 2:
-        return solids, []
+        return solids, volumes, []
     import Part  # noqa: PLC0415
 
-    total = sum(s.Volume for s in solids)
+    total = sum(volumes)
     diagonal = Part.makeCompound(solids).BoundBox.DiagonalLength
-    largest = max(range(len(solids)), key=lambda i: solids[i].Volume)
-    kept, notes = [], []
+    largest = max(range(len(solids)), key=lambda i: volumes[i])
+    kept, kept_volumes, notes = [], [], []
     for index, solid in enumerate(solids):
         why = None
         if index != largest:
-            why = degenerate_reason(solid.Volume, solid.Area, total, diagonal)
+            why = degenerate_reason(volumes[index], solid.Area, total, diagonal)
         if why is None:
             kept.append(solid)
+            kept_volumes.append(volumes[index])
         else:
             notes.append(
                 f"solid {index + 1} of {len(solids)} dropped before measuring as degenerate: "
                 f"{why} (standard.DEGENERATE_SOLID)"
             )
-    return kept, notes
+    return kept, kept_volumes, notes
 
 
 def _one_shape(solids):

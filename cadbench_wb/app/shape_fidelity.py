@@ -294,17 +294,22 @@ def _mesh_iou(meshes, shapes, diagonal):
     missing = meshing.manifold_missing()
     if missing:  # nothing to repair or retry: the boolean cannot run at all
         return None, missing, meshes
-    solids = []
+    solids, tried = [], []
     for index, (mesh, shape) in enumerate(zip(meshes, shapes, strict=True)):
         solid = meshing.manifold_of(*mesh)
+        steps = ["its tessellation is not a manifold"]
         if solid is None and len(shape.Solids) > 1:
             # Solids that share faces (a compound of touching pieces) mesh into one
             # non-manifold whole; each solid's own mesh is a manifold, and their union is
             # the compound's material.
             deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal
             solid = meshing.union_of_solids(shape, deflection)
+            steps.append("nor the union of its solids' own meshes")
         if solid is None:
             solid = meshing.repaired_manifold(*mesh)
+            steps.append(
+                "nor after trimesh's repair" if meshing.trimesh_available() else "(no trimesh)"
+            )
         if solid is None and len(mesh[1]):
             params = standard.CROSS_CHECK
             finer = params["mesh_retry_factor"] * params["mesh_deflection_rel"] * diagonal
@@ -312,17 +317,17 @@ def _mesh_iou(meshes, shapes, diagonal):
             solid = meshing.manifold_of(*retry)
             if solid is not None:
                 meshes[index] = retry
+            steps.append(f"nor at {params['mesh_retry_factor']:g} x the deflection")
         solids.append(solid)
+        tried.append(", ".join(steps))
     first, second = solids
     if first is None or second is None:
-        which = "reference" if first is None else "candidate"
-        if first is None and second is None:
-            which = "reference and candidate"
-        return (
-            None,
-            f"tessellation of the {which} refused as non-manifold, also repaired and finer",
-            meshes,
-        )
+        refused = [
+            f"{role}: {steps}"
+            for role, solid, steps in zip(("reference", "candidate"), solids, tried, strict=True)
+            if solid is None
+        ]
+        return None, "tessellation refused by manifold3d (" + "; ".join(refused) + ")", meshes
     common = (first ^ second).volume()
     va, vb = first.volume(), second.volume()
     return {"a": va, "b": vb, "common": common, "union": va + vb - common}, None, meshes

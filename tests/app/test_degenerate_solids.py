@@ -61,8 +61,8 @@ def test_the_largest_solid_is_never_dropped(fc, part):
     # One thin plate alone (0.0005 mm over a 100 mm square, 2V/A far below the bound) is
     # what was delivered: it is measured, not dropped.
     plate = part.makeBox(100, 100, 0.0005)
-    kept, notes = loading._without_degenerate([plate])
-    assert kept == [plate] and notes == []
+    kept, volumes, notes = loading._without_degenerate([plate], [plate.Volume])
+    assert kept == [plate] and volumes == [plate.Volume] and notes == []
 
 
 def test_a_spindle_torus_is_refused_as_self_intersecting(fc, part, tmp_path):
