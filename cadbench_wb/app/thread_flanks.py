@@ -236,6 +236,8 @@ def flank_groups(
         if screw is None or not goes_round(screw, members):
             continue
         used.update(s.index for s in members)
+        if _run_outs_of_a_group(members, groups):
+            continue
         if first_only:
             return [(screw, members)]
         for number, (_other, others) in enumerate(groups):
@@ -246,6 +248,21 @@ def flank_groups(
         else:
             groups.append((screw, members))
     return groups
+
+
+def _run_outs_of_a_group(members: list[FaceSamples], groups) -> bool:
+    """True when every face of a later, smaller group shares an edge with a group found
+    before it: the fade-out tips of a multi-start thread. Each tip covers a quarter turn,
+    but N starts place N of them round the axis, so together they go round and fit a screw
+    of their own; they are the thread's run-outs (its band), not a thread."""
+    area = sum(s.area() for s in members)
+    for _screw, others in groups:
+        if sum(s.area() for s in others) <= area:
+            continue
+        edges = {e.hashCode() for s in others for e in s.face.Edges}
+        if all(any(e.hashCode() in edges for e in s.face.Edges) for s in members):
+            return True
+    return False
 
 
 def _seed_order(samples: FaceSamples) -> tuple:

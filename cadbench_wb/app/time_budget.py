@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Run the exact booleans in a child process that is stopped at a time budget.
+"""Run the exact booleans in a child process that is stopped at a wall-clock safety net.
 
 OCC's booleans cannot be interrupted from Python (they hold the interpreter for as long as
 they run: minutes on some real parts), so a route that may not pay off runs in a child
@@ -22,6 +22,11 @@ from cadbench_wb import runner
 
 class BudgetSpent(Exception):
     """The computation did not finish within its budget (or its process died)."""
+
+    def __init__(self, message: str, clock: bool = False):
+        super().__init__(message)
+        # True when the wall clock stopped it (machine-dependent), False when it died.
+        self.clock = clock
 
 
 class ExactWorker:
@@ -53,7 +58,7 @@ class ExactWorker:
         ready = select.select([self.process.stdout], [], [], max(budget_s, 0.0))[0]
         if not ready:
             self.close()
-            raise BudgetSpent("stopped at the time budget")
+            raise BudgetSpent(f"stopped by the wall clock after {budget_s:.0f} s", clock=True)
         self.process.stdout.readline()
 
     def close(self) -> None:

@@ -55,44 +55,58 @@ def crossing_heights(
     tri_key = cx * cells + cy
     order = np.argsort(tri_key, kind="stable")
     tri_key, tri_index = tri_key[order], tri_index[order]
-    ray_order = np.argsort(ray_key, kind="stable")
-    unique_keys, starts = np.unique(ray_key[ray_order], return_index=True)
-    ends = np.append(starts[1:], len(ray_order))
-    t_starts = np.searchsorted(tri_key, unique_keys, side="left")
-    t_ends = np.searchsorted(tri_key, unique_keys, side="right")
-    groups = []
-    width_max = 0
-    for k in range(len(unique_keys)):
-        if t_starts[k] == t_ends[k]:
-            continue
-        ridx = ray_order[starts[k] : ends[k]]
-        heights = _heights(rays_xy[ridx], tri[tri_index[t_starts[k] : t_ends[k]]])
-        width_max = max(width_max, heights.shape[1])
-        groups.append((ridx, heights))
-    result = np.full((len(rays_xy), width_max), INF)
-    for ridx, heights in groups:
-        result[ridx, : heights.shape[1]] = heights
+    # Every (ray, triangle over the ray's cell) pair, tested at once in chunks of at most
+    # PAIR_CHUNK pairs: one Python-level step per cell cost 0.3 ms, 10 s on a real part.
+    first = np.searchsorted(tri_key, ray_key, side="left")
+    counts = np.searchsorted(tri_key, ray_key, side="right") - first
+    hit_ray, hit_z = [], []
+    ends = np.cumsum(counts)
+    start_ray = 0
+    while start_ray < len(rays_xy):
+        reach = (ends[start_ray - 1] if start_ray else 0) + PAIR_CHUNK
+        stop_ray = max(int(np.searchsorted(ends, reach, side="right")), start_ray + 1)
+        rays = np.arange(start_ray, stop_ray)
+        ray_counts = counts[rays]
+        pair_ray = np.repeat(rays, ray_counts)
+        offsets = np.arange(len(pair_ray)) - np.repeat(
+            np.cumsum(ray_counts) - ray_counts, ray_counts
+        )
+        pair_tri = tri_index[np.repeat(first[rays], ray_counts) + offsets]
+        z, hit = _pair_heights(rays_xy[pair_ray], tri[pair_tri])
+        hit_ray.append(pair_ray[hit])
+        hit_z.append(z[hit])
+        start_ray = stop_ray
+    hit_ray = np.concatenate(hit_ray) if hit_ray else np.zeros(0, dtype=np.int64)
+    hit_z = np.concatenate(hit_z) if hit_z else np.zeros(0)
+    order = np.lexsort((hit_z, hit_ray))
+    hit_ray, hit_z = hit_ray[order], hit_z[order]
+    per_ray = np.bincount(hit_ray, minlength=len(rays_xy))
+    result = np.full((len(rays_xy), int(per_ray.max()) if len(hit_ray) else 0), INF)
+    column = np.arange(len(hit_ray)) - np.repeat(np.cumsum(per_ray) - per_ray, per_ray)
+    result[hit_ray, column] = hit_z
     return result
 
 
-def _heights(rays: np.ndarray, tri: np.ndarray) -> np.ndarray:
-    """Sorted crossing heights of some rays with some triangles (rays x triangles)."""
+# Ray-triangle pairs tested in one vectorised step (about 100 MB of temporaries).
+PAIR_CHUNK = 1_000_000
+
+
+def _pair_heights(points: np.ndarray, tri: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Height of each ray's crossing with its paired triangle, and whether it crosses."""
     a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
-    p = rays[:, None, :]
     d = (b[:, 1] - c[:, 1]) * (a[:, 0] - c[:, 0]) + (c[:, 0] - b[:, 0]) * (a[:, 1] - c[:, 1])
     l1 = (
-        (b[:, 1] - c[:, 1]) * (p[..., 0] - c[:, 0]) + (c[:, 0] - b[:, 0]) * (p[..., 1] - c[:, 1])
+        (b[:, 1] - c[:, 1]) * (points[:, 0] - c[:, 0])
+        + (c[:, 0] - b[:, 0]) * (points[:, 1] - c[:, 1])
     ) / d
     l2 = (
-        (c[:, 1] - a[:, 1]) * (p[..., 0] - c[:, 0]) + (a[:, 0] - c[:, 0]) * (p[..., 1] - c[:, 1])
+        (c[:, 1] - a[:, 1]) * (points[:, 0] - c[:, 0])
+        + (a[:, 0] - c[:, 0]) * (points[:, 1] - c[:, 1])
     ) / d
     l3 = 1.0 - l1 - l2
     # Half-open barycentric test: a ray through an edge shared by two triangles counts once.
     hit = (l1 >= 0) & (l2 >= 0) & (l3 > 0)
-    z = np.where(hit, l1 * a[:, 2] + l2 * b[:, 2] + l3 * c[:, 2], INF)
-    z.sort(axis=1)
-    count = int(hit.sum(axis=1).max()) if hit.size else 0
-    return z[:, :count]
+    return l1 * a[:, 2] + l2 * b[:, 2] + l3 * c[:, 2], hit
 
 
 def inside_mesh(points: np.ndarray, vertices: np.ndarray, triangles: np.ndarray) -> np.ndarray:

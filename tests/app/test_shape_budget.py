@@ -3,6 +3,7 @@
 
 import pytest
 
+from cadbench_wb import standard
 from cadbench_wb.app import shape_fidelity, time_budget
 
 
@@ -20,3 +21,34 @@ def test_a_spent_budget_stops_the_child(fc, part):
     box = part.makeBox(10, 10, 10)
     with pytest.raises(time_budget.BudgetSpent):
         time_budget.exact_booleans_within(box, box.copy(), 0.0, False, 0.001)
+
+
+def test_the_clock_stopping_the_child_is_told_from_its_death(fc, part):
+    # The safety net's firing is the one machine-dependent route choice: it must be told
+    # apart from a child that died (deterministic), so the result can say which.
+    box = part.makeBox(10, 10, 10)
+    with pytest.raises(time_budget.BudgetSpent) as spent:
+        time_budget.exact_booleans_within(box, box.copy(), 0.0, False, 0.001)
+    assert spent.value.clock
+
+
+def test_the_exact_route_is_chosen_by_face_count_at_its_boundary():
+    # standard.CROSS_CHECK exact_max_faces: the pair's face count decides, not a clock.
+    limit = standard.CROSS_CHECK["exact_max_faces"]
+    assert shape_fidelity.exact_work_refusal(limit // 2, limit - limit // 2) is None
+    refusal = shape_fidelity.exact_work_refusal(limit // 2, limit - limit // 2 + 1)
+    assert refusal is not None and f"{limit + 1} faces" in refusal and "exact_max_faces" in refusal
+
+
+def test_the_route_and_figures_of_a_pair_are_the_same_twice(fc, part):
+    # Two boxes 10^3 overlapping by half: IoU 500 / 1500 by construction, by the exact
+    # route (no clock involved in choosing it), and the same JSON twice.
+    box = part.makeBox(10, 10, 10)
+    other = part.makeBox(10, 10, 10, fc.Vector(5, 0, 0))
+    runs = [shape_fidelity.shape_figures(box, other, keep_shapes=False) for _ in "ab"]
+    first = runs[0]["figures"]
+    assert first["method"] == "exact" and first["iou"] == pytest.approx(1 / 3, rel=1e-9)
+    assert first["crossCheck"]["exactSafetyNet"] is False
+    assert [a["outcome"] for a in first["crossCheck"]["exactAttempts"]] == ["confirmed"]
+    assert runs[1]["figures"] == first
+    assert "exact_budget" not in runs[0]["timing"]

@@ -33,3 +33,20 @@ def test_a_refused_tessellation_is_repaired_before_the_mesh_route_gives_up():
     broken = np.array(cube + [[0, 8, 1], [0, 2, 1]])
     assert meshing.manifold_of(vertices, broken) is None
     assert abs(meshing.repaired_manifold(vertices, broken).volume() - 1.0) < 1e-12
+
+
+def test_a_tessellation_refused_after_every_retry_names_each_step(fc, part):
+    from cadbench_wb.app import meshing, shape_fidelity
+
+    # A "solid" made from five of a cube's six faces: every tessellation of it is open, so
+    # manifold3d refuses it as tessellated, repaired and finer; the reason says so for the
+    # candidate only (the reference is a plain cube).
+    cube = part.makeBox(10, 10, 10)
+    open_box = part.Solid(part.Shell(cube.Faces[:5]))
+    meshes = [meshing.mesh_of(s, 0.005) for s in (cube, open_box)]
+    found, why, _ = shape_fidelity._mesh_iou(meshes, (cube, open_box), cube.BoundBox.DiagonalLength)
+    assert found is None
+    assert why.startswith("tessellation refused by manifold3d (candidate: ")
+    assert "reference" not in why
+    assert "not a manifold" in why and "x the deflection" in why
+    assert ("trimesh's repair" in why) == meshing.trimesh_available()

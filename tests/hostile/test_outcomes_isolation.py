@@ -38,18 +38,23 @@ def many_faces(fc, part, tmp_path_factory):
     return path
 
 
-def test_a_candidate_that_exhausts_the_memory_limit_is_its_scored_failure(boxes, many_faces):
-    # 512 MB (the smallest limit accepted) holds FreeCAD and the reference box but not the
-    # 20k-face candidate (its reading peaks near 615 MB): OpenCASCADE
-    # says "Error in reading STEP", the peak address space says memory.
+def test_a_candidate_too_big_to_read_is_its_scored_failure_before_any_read(boxes, many_faces):
+    # Under 512 MB (the smallest limit accepted) reading this 20k-face STEP would exhaust the
+    # memory (its reading peaks near 615 MB); the face count in its text refuses it first,
+    # with the limit named, as the candidate's failure (standard.INPUT_SIZE). Memory
+    # exhausted by a candidate is the candidate's `memory` failure in every front door:
+    # tests/hostile/test_outcomes_front_doors.py.
+    from cadbench_wb import standard
+
     status, out, err = run_cli(
         "score", boxes["reference"], many_faces, "--only", "shape", "--memory-mb", "512",
         "--json", "-",
     )  # fmt: skip
     assert status == 0, err
     result = json.loads(out)
-    assert result["delivered"] is False and result["failure"]["reason"] == "memory"
-    assert "512 MB memory limit" in result["failure"]["detail"]
+    assert result["delivered"] is False and result["failure"]["reason"] == "too_large"
+    assert str(standard.INPUT_SIZE["brep_max_faces"]) in result["failure"]["detail"]
+    assert "20160 faces" in result["failure"]["detail"]
     assert result["shapeIoU"] == 0.0
 
 
