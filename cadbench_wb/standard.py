@@ -247,10 +247,8 @@ FEATURES = {
         "apex_rel": 1e-3,
         # A planar chamfer stands between two planes whose normals differ by chamfer_deg
         # (degrees): a bevel between faces 20 degrees apart or less is a facet of a slope,
-        # beyond 160 a sharp edge's tip; its own normal lies between theirs within
-        # between_deg (the strip turns the corner, it does not fold back).
+        # beyond 160 a sharp edge's tip.
         "chamfer_deg": (20.0, 160.0),
-        "between_deg": 1.0,
         # A convex cone's semi-angle (degrees) for a conical chamfer: 45 for the common
         # bevel, 30 and 60 for lead-in chamfers; a flatter or steeper cone is a taper or a
         # countersunk shoulder of the part.

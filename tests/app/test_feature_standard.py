@@ -50,6 +50,16 @@ def prism(part, fc, profile, direction):
     return part.Face(wire).extrude(fc.Vector(*direction))
 
 
+def test_the_modules_read_the_standards_numbers():
+    # nothing is tuned twice: the names the modules use are the standard's values
+    from cadbench_wb.app import brep_graph, feature_regions, features
+
+    assert brep_graph.SMOOTH_DEG == RECOGNITION["smooth_deg"]
+    assert feature_regions.PARALLEL == features.PARALLEL == RECOGNITION["parallel_cos"]
+    assert feature_regions.NOISE == features.NOISE == RECOGNITION["noise_mm"]
+    assert features.RAIL_PARALLEL == RECOGNITION["rail_parallel_cos"]
+
+
 # --- brep_graph ----------------------------------------------------------------------------
 
 
@@ -99,6 +109,22 @@ def test_a_counterbore_off_the_axis_beyond_coaxial_rel_is_another_hole(fc, part)
     outside = of_type(_counterbored(fc, part, offset=2.0 * tolerance), "hole")
     assert [h["attributes"]["head"] for h in inside] == ["counterbore"]
     assert sorted(h["params"]["diameter"] for h in outside) == pytest.approx([6.0, 10.0])
+
+
+def test_a_counterbore_wider_by_less_than_noise_mm_is_no_head(fc, part):
+    """A bore with a 4 mm deep step at its top, 0.8 and 1.6 x noise_mm wider in radius: the
+    radii round to different micrometres, so the faces stay two segments and noise_mm alone
+    decides whether the wider one is a head."""
+    v = fc.Vector
+    noise = RECOGNITION["noise_mm"]
+    heads = []
+    small = 3.0000004
+    for step in (0.8 * noise, 1.6 * noise):
+        solid = block(part).cut(part.makeCylinder(small, HEIGHT, v(30, 20, 0)))
+        solid = solid.cut(part.makeCylinder(small + step, 4, v(30, 20, 16))).Solids[0]
+        assert round(small, 6) != round(small + step, 6) and len(solid.Faces) == 9
+        heads += [h["attributes"]["head"] for h in of_type(solid, "hole")]
+    assert heads == ["plain", "counterbore"]
 
 
 # --- holes ---------------------------------------------------------------------------------
