@@ -17,6 +17,8 @@ from cadbench_wb import standard
 
 RECOGNITION = standard.FEATURES["recognition"]
 SMOOTH_DEG = RECOGNITION["smooth_deg"]  # faces meeting at less than this are tangent
+# The bare 1e-12 below guard divisions by the length of a vector that may vanish (a point on
+# an axis, a pole): they are not tuned.
 
 
 @dataclasses.dataclass

@@ -253,6 +253,44 @@ def test_a_cone_is_a_chamfer_within_cone_chamfer_semi_deg(fc, part):
     assert counts == [0, 1, 1, 0]
 
 
+def test_a_mouth_cone_is_a_countersink_from_countersink_min_ratio(fc, part):
+    """A through bore of 6 whose top edge is sunk by a 90-degree cone of outer diameter
+    0.98 and 1.02 x the ratio x 6."""
+    v = fc.Vector
+    ratio = standard.FEATURES["countersink_min_ratio"]
+    found = []
+    for share in (0.98, 1.02):
+        outer = share * ratio * 3
+        solid = block(part).cut(part.makeCylinder(3, HEIGHT, v(30, 20, 0)))
+        cone = part.makeCone(3, outer, outer - 3, v(30, 20, HEIGHT - (outer - 3)))
+        solid = solid.cut(cone).Solids[0]
+        holes = of_type(solid, "hole")
+        found.append((holes[0]["attributes"]["head"], len(of_type(solid, "chamfer"))))
+    assert found == [("plain", 1), ("countersink", 0)]
+
+
+def test_a_bevel_wider_than_chamfer_max_rel_is_a_face(fc, part):
+    """The block's top front edge bevelled d x d: the front face keeps HEIGHT - d across, so
+    the bevel is a chamfer while d <= share x (HEIGHT - d)."""
+    share = standard.FEATURES["chamfer_max_rel"]
+    limit = share * HEIGHT / (1 + share)
+    counts = []
+    for size in (0.98 * limit, 1.02 * limit):
+        solid = block(part)
+        edge = [
+            e for e in solid.Edges if e.BoundBox.ZMin > HEIGHT - 1e-9 and e.BoundBox.YMax < 1e-9
+        ]
+        solid = solid.makeChamfer(size, edge).Solids[0]
+        counts.append(len(of_type(solid, "chamfer")))
+    assert counts == [1, 0]
+
+
+def test_a_shaft_end_cone_wider_than_chamfer_max_rel_is_a_face(fc, part):
+    limit = standard.FEATURES["chamfer_max_rel"] * 10  # the shaft's radius
+    counts = [len(of_type(_shaft_end(fc, part, 45, s * limit), "chamfer")) for s in (0.98, 1.02)]
+    assert counts == [1, 0]
+
+
 def test_fillets_join_one_run_within_the_chain_tolerance(fc, part):
     """A corner rounded by two tangent arcs, 45 degrees each, radii 2 and 2 + step."""
     v = fc.Vector
