@@ -202,17 +202,18 @@ FEATURES = {
     # every one has a test at its boundary (tests/app/test_feature_standard.py).
     "recognition": {
         # Faces meeting at less than this (degrees between their normals at the edge) are
-        # tangent: a fillet's run-out edges measure 1e-6 degrees and less, a drawn crease
-        # (a shallow roof, a draft) at least a degree.
+        # tangent. On the bundled cases' 96 models (references and candidates) tangent edges
+        # measure at most 4.5e-5 degrees (an M8 thread's B-spline flanks), creases at least
+        # 3.9 (NIST FTC-06); a drawn crease (a shallow roof, a draft) is a degree or more.
         "smooth_deg": 1.0,
         # Two axes within this angle (degrees) can be one line (a hole and its counterbore;
         # a cone and the shaft it leads to): a bore drilled askew by a degree is another
         # hole.
         "coaxial_deg": 0.5,
         # ... and their lines within coaxial_rel x the part's diagonal + noise_mm of each
-        # other: a copy's axes agree to 1e-9 of its size, a counterbore offset by a
-        # thousandth of a millimetre on a 75 mm part is not the bore's head. The same
-        # tolerance places a turned groove's walls at its ends.
+        # other (7.6e-5 mm on a 75 mm part): far above the rounding a rigid move leaves in
+        # a copy's axes; a counterbore offset by a thousandth of a millimetre is not the
+        # bore's head. The same tolerance places a turned groove's walls at its ends.
         "coaxial_rel": 1e-6,
         # Lengths and radii within this (mm) are equal (the kernel's Precision::Confusion is
         # 1e-7 mm): a counterbore, an inner groove or the wider end of a through hole is
@@ -239,19 +240,21 @@ FEATURES = {
         # holes drilled from both sides makes two holes.
         "stack_gap_rel": 1e-5,
         # A planar face bounded by the hole's circles is its flat bottom or step when it
-        # lies within annulus_level_rel x diagonal + noise_mm of the segment's end: a pin
-        # standing in the bottom of a blind hole raises its top face above it.
+        # lies within annulus_level_rel x diagonal + noise_mm of the segment's end (the
+        # hole's own bottom lies there exactly): a pin standing in the bottom of a blind
+        # hole raises its top face above it.
         "annulus_level_rel": 1e-4,
-        # A cone at a hole's end whose small radius is below apex_rel x diagonal reaches
-        # its apex: a drill point; a truncated cone with a flat end is a flat bottom.
+        # A cone at a hole's end whose small radius is below apex_rel x diagonal (0.075 mm
+        # on a 75 mm part) reaches its apex: a drill point, even when a modeller truncated
+        # its tip; a cone ending in a visible flat is a flat bottom.
         "apex_rel": 1e-3,
         # A planar chamfer stands between two planes whose normals differ by chamfer_deg
         # (degrees): a bevel between faces 20 degrees apart or less is a facet of a slope,
         # beyond 160 a sharp edge's tip.
         "chamfer_deg": (20.0, 160.0),
         # A convex cone's semi-angle (degrees) for a conical chamfer: 45 for the common
-        # bevel, 30 and 60 for lead-in chamfers; a flatter or steeper cone is a taper or a
-        # countersunk shoulder of the part.
+        # bevel, 30 and 60 for lead-in chamfers; a cone closer than 15 degrees to its axis
+        # is a taper, one within 15 degrees of square a shoulder of the part.
         "cone_chamfer_semi_deg": (15.0, 75.0),
         # Faces of one chamfer or fillet run have sizes within seed 001's absolute linear
         # tolerance (0.05 mm) divided by this: neighbouring bevels of 1 and 1.01 mm are
