@@ -233,6 +233,74 @@ FEATURES = {
     "position_rel": 0.002,
     "axis_deg": 1.0,
     "partial_credit": 0.5,
+    # Recognition (app/brep_graph.py, app/features.py, app/feature_regions.py): what the
+    # B-rep rules call parallel, coaxial, full, narrow. Each number with what it separates;
+    # every one has a test at its boundary (tests/app/test_feature_standard.py).
+    "recognition": {
+        # Faces meeting at less than this (degrees between their normals at the edge) are
+        # tangent. On the bundled cases' 96 models (references and candidates) tangent edges
+        # measure at most 4.5e-5 degrees (an M8 thread's B-spline flanks), creases at least
+        # 3.9 (NIST FTC-06); a drawn crease (a shallow roof, a draft) is a degree or more.
+        "smooth_deg": 1.0,
+        # Two axes within this angle (degrees) can be one line (a hole and its counterbore;
+        # a cone and the shaft it leads to): a bore drilled askew by a degree is another
+        # hole.
+        "coaxial_deg": 0.5,
+        # ... and their lines within coaxial_rel x the part's diagonal + noise_mm of each
+        # other (7.6e-5 mm on a 75 mm part): far above the rounding a rigid move leaves in
+        # a copy's axes; a counterbore offset by a thousandth of a millimetre is not the
+        # bore's head. The same tolerance places a turned groove's walls at its ends.
+        "coaxial_rel": 1e-6,
+        # Lengths and radii within this (mm) are equal (the kernel's Precision::Confusion is
+        # 1e-7 mm): a counterbore, an inner groove or the wider end of a through hole is
+        # wider than its neighbour by more.
+        "noise_mm": 1e-6,
+        # |cos| between a plane's normal and an axis (or two normals) from which they are
+        # parallel: 0.9999 is 0.81 degrees, far above the kernel's noise and below a drawn
+        # draft of 1 degree (cos 0.99985): a flat bottom, a step, a chamfer's end face, a
+        # groove's wall or a slot's sides square within it, a tapered wall is not.
+        "parallel_cos": 0.9999,
+        # |cos| between the straight rails of a chamfer strip, and between the axes of one
+        # fillet run: 0.99999 is 0.26 degrees; a bevel whose width changes along it (a
+        # tapered face, a facet of a polygonal part) is no chamfer of one size.
+        "rail_parallel_cos": 0.99999,
+        # A hole's wall goes all the way round: coaxial faces of one surface spanning at
+        # least full_turn_deg (a cylinder split in halves sums to 360; a keyway or a cross
+        # slot that cuts a sliver from the wall leaves less) ...
+        "full_turn_deg": 359.0,
+        # ... a slot's round end spans at least half_turn_deg (180 when tangent to the
+        # sides); a blend between two faces spans less (180 minus the faces' angle).
+        "half_turn_deg": 179.0,
+        # Coaxial wall segments of one hole end and start within stack_gap_rel x diagonal
+        # + noise_mm of each other (they share the step's circle): a web left between two
+        # holes drilled from both sides makes two holes.
+        "stack_gap_rel": 1e-5,
+        # A planar face bounded by the hole's circles is its flat bottom or step when it
+        # lies within annulus_level_rel x diagonal + noise_mm of the segment's end (the
+        # hole's own bottom lies there exactly): a pin standing in the bottom of a blind
+        # hole raises its top face above it.
+        "annulus_level_rel": 1e-4,
+        # A cone at a hole's end whose small radius is below apex_rel x diagonal (0.075 mm
+        # on a 75 mm part) reaches its apex: a drill point, even when a modeller truncated
+        # its tip; a cone ending in a visible flat is a flat bottom.
+        "apex_rel": 1e-3,
+        # A planar chamfer stands between two planes whose normals differ by chamfer_deg
+        # (degrees): a bevel between faces 20 degrees apart or less is a facet of a slope,
+        # beyond 160 a sharp edge's tip.
+        "chamfer_deg": (20.0, 160.0),
+        # A convex cone's semi-angle (degrees) for a conical chamfer: 45 for the common
+        # bevel, 30 and 60 for lead-in chamfers; a cone closer than 15 degrees to its axis
+        # is a taper, one within 15 degrees of square a shoulder of the part.
+        "cone_chamfer_semi_deg": (15.0, 75.0),
+        # Faces of one chamfer or fillet run have sizes within seed 001's absolute linear
+        # tolerance (0.05 mm) divided by this: neighbouring bevels of 1 and 1.01 mm are
+        # two features, faces of one bevel agree to the kernel's noise.
+        "chain_divisor": 10,
+        # A through cut's walls all run along one direction: each planar wall's normal is
+        # square to it within this (cosine; 1e-4 is 0.0057 degrees): a window with a
+        # tapered wall is no breakthrough of one section.
+        "through_wall_cos": 1e-4,
+    },
 }
 
 # Threads (app/threads.py, app/thread_stage.py, metrics/thread_matching.py).

@@ -13,7 +13,12 @@ import math
 
 import numpy as np
 
-SMOOTH_DEG = 1.0  # faces meeting at less than this are tangent (fillet run-outs)
+from cadbench_wb import standard
+
+RECOGNITION = standard.FEATURES["recognition"]
+SMOOTH_DEG = RECOGNITION["smooth_deg"]  # faces meeting at less than this are tangent
+# The bare 1e-12 below guard divisions by the length of a vector that may vanish (a point on
+# an axis, a pole): they are not tuned.
 
 
 @dataclasses.dataclass
@@ -282,6 +287,8 @@ def _convexity(first: FaceInfo, second: FaceInfo, edge) -> str:
             return "smooth"
         inward = _inward_by_orientation(first, second, edge, n1, tangent)
         if inward is None:
+            # A probe into the face, short enough to stay on a narrow face (not tuned: any
+            # step that lands inside the face gives the same side).
             step = max(1e-4, min(0.01, 0.02 * edge.Length))
             inward = _inward(first, point, n1, tangent, step)
         if inward is not None:
@@ -300,7 +307,8 @@ def axial_range(face, origin: np.ndarray, axis: np.ndarray, samples: int = 8):
 
 def edge_points(edges, samples: int | None = None, deflection: float = 1e-3) -> np.ndarray:
     """Points along edges: a fixed count each, or (default) within deflection mm of the
-    curve, so extents measured on them are exact to that."""
+    curve, so extents measured on them are exact to that (1e-3 mm: fifty times finer than
+    seed 001's 0.05 mm, a measuring precision rather than a tuned boundary)."""
     points = []
     for e in edges:
         try:
@@ -315,7 +323,7 @@ def edge_points(edges, samples: int | None = None, deflection: float = 1e-3) -> 
 
 def same_line(a_origin, a_axis, b_origin, b_axis, tolerance: float) -> bool:
     """Whether two axes are the same line (direction sign ignored)."""
-    if abs(float(a_axis @ b_axis)) < math.cos(math.radians(0.5)):
+    if abs(float(a_axis @ b_axis)) < math.cos(math.radians(RECOGNITION["coaxial_deg"])):
         return False
     rel = b_origin - a_origin
     return float(np.linalg.norm(rel - (rel @ a_axis) * a_axis)) <= tolerance

@@ -16,9 +16,12 @@ breakthrough's vertical corners are its corner radius.
 
 import numpy as np
 
+from cadbench_wb import standard
 from cadbench_wb.app.brep_graph import _canonical, axial_range, edge_points, same_line
 
-PARALLEL = 0.9999
+RECOGNITION = standard.FEATURES["recognition"]
+PARALLEL = RECOGNITION["parallel_cos"]
+NOISE = RECOGNITION["noise_mm"]
 
 
 def record(type_, kind, params, location, axis=None, faces=(), attributes=None) -> dict:
@@ -37,7 +40,7 @@ def record(type_, kind, params, location, axis=None, faces=(), attributes=None) 
 
 def axial_groups(graph, used, concave: bool, kinds=("Cylinder", "Cone")):
     """Unused faces of the given kinds and side grouped by axis line: [(origin, axis, faces)]."""
-    tolerance = 1e-6 * graph.size + 1e-6
+    tolerance = RECOGNITION["coaxial_rel"] * graph.size + NOISE
     lines = []
     for info in graph.faces:
         if info.index in used or info.kind not in kinds or info.concave is not concave:
@@ -57,6 +60,8 @@ def segments(members, origin, axis) -> list[dict]:
     found = []
     for info in members:
         (t0, t1), (r0, r1) = axial_range(info.face, origin, axis)
+        # Faces of one surface agree to float noise (radius, semi-angle, their touching
+        # ends); 1e-4 mm absorbs the sampled boundary's radii. Not tuned.
         key = (info.kind, round(info.radius or 0.0, 6), round(info.semi_angle or 0.0, 6))
         for seg in found:
             overlap = min(seg["t1"], t1) - max(seg["t0"], t0)
@@ -89,7 +94,9 @@ def regions(graph, used, concave_blends) -> list[dict]:
     rounds = {
         f.index
         for f in graph.faces
-        if f.kind == "Cylinder" and f.concave and 179.0 <= (f.span_deg or 0.0) < 359.0
+        if f.kind == "Cylinder"
+        and f.concave
+        and RECOGNITION["half_turn_deg"] <= (f.span_deg or 0.0) < RECOGNITION["full_turn_deg"]
     }
     context = {"blends": blends, "rounds": rounds - used}
     found = _turned_grooves(graph, used, context)
@@ -150,7 +157,7 @@ def _frame(normal: np.ndarray, points: np.ndarray, edges=None):
         longest = max(lines, key=lambda e: round(e.Length, 6))
         start, end = (np.array(tuple(v.Point)) for v in longest.Vertexes[:2])
         first = end - start - ((end - start) @ normal) * normal
-        if np.linalg.norm(first) > 1e-9:
+        if np.linalg.norm(first) > 1e-9:  # a guard against normalising noise, not tuned
             first /= np.linalg.norm(first)
             return first, np.cross(normal, first)
     flat = points - points.mean(axis=0)
@@ -176,7 +183,7 @@ def _turned_grooves(graph, used, context) -> list[dict]:
     found = []
     for origin, axis, members in axial_groups(graph, used, False, ("Cylinder",)):
         for seg in segments(members, origin, axis):
-            if seg["span"] < 359.0:
+            if seg["span"] < RECOGNITION["full_turn_deg"]:
                 continue
             walls = []
             for index in seg["faces"]:
@@ -217,7 +224,8 @@ def _turned_grooves(graph, used, context) -> list[dict]:
 
 def _wall_at(graph, index, origin, axis, t, facing) -> bool:
     info = graph.faces[index]
-    at = abs(float((info.origin - origin) @ axis) - t) <= 1e-6 * graph.size + 1e-6
+    level = RECOGNITION["coaxial_rel"] * graph.size + NOISE
+    at = abs(float((info.origin - origin) @ axis) - t) <= level
     return at and float(info.normal @ axis) * facing > 0
 
 
@@ -268,7 +276,7 @@ def _boss_record(graph, support, wire, walls, passed, faces, context) -> dict:
         rel = points - centre
         along = rel @ normal
         radial = np.linalg.norm(rel - np.outer(along, normal), axis=1)
-        height = float(along[radial <= radius + 1e-6].max())
+        height = float(along[radial <= radius + NOISE].max())
         params = {"diameter": 2 * radius, "height": height}
         kind = "cylindrical"
     else:
@@ -339,6 +347,8 @@ def _is_stadium(graph, planar, ends) -> float | None:
         return None
     width = abs(float((b.origin - a.origin) @ a.normal))
     radii = [graph.faces[e].radius for e in ends]
+    # Not tuned: ends spanning half_turn_deg or more are tangent to the sides, so their
+    # diameter equals the width to 4e-5 of it; 1e-4 only absorbs float noise.
     if any(abs(2 * r - width) > 1e-4 * max(width, 1.0) for r in radii):
         return None
     return width
@@ -464,6 +474,8 @@ def _common_direction(graph, component) -> np.ndarray | None:
         for k, a in enumerate(normals):
             for b in normals[k + 1 :]:
                 cross = np.cross(a, b)
+                # Not tuned: a pair closer to parallel gives an ill-conditioned direction;
+                # a ring of walls always has a pair at a drawn angle.
                 if np.linalg.norm(cross) > 1e-3:
                     direction = cross / np.linalg.norm(cross)
                     break
@@ -471,7 +483,7 @@ def _common_direction(graph, component) -> np.ndarray | None:
                 break
     if direction is None:
         return None
-    if any(abs(float(n @ direction)) > 1e-4 for n in normals):
+    if any(abs(float(n @ direction)) > RECOGNITION["through_wall_cos"] for n in normals):
         return None
     if any(abs(float(a @ direction)) < PARALLEL for a in axes):
         return None
@@ -517,6 +529,7 @@ def _open_record(graph, floor, concave, walls, planar, rounds, faces) -> dict:
     names = _names(graph, faces)
     if len(walls) == 1:
         line = edge_points([concave[0].edge], 2)
+        # 1e-12: a guard against a degenerate edge, not tuned.
         direction = (line[1] - line[0]) / max(np.linalg.norm(line[1] - line[0]), 1e-12)
         across = np.cross(normal, direction)
         values = outline @ across

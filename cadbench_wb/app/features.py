@@ -29,6 +29,11 @@ from cadbench_wb.app import brep_graph, feature_regions
 from cadbench_wb.app.brep_graph import axial_range, same_line
 from cadbench_wb.app.feature_regions import record
 
+RECOGNITION = standard.FEATURES["recognition"]
+NOISE = RECOGNITION["noise_mm"]
+PARALLEL = RECOGNITION["parallel_cos"]
+RAIL_PARALLEL = RECOGNITION["rail_parallel_cos"]
+
 
 def recognise(shape, threads=()) -> dict:
     """{"features": [...], "unrecognised": [...], "base": [face names]} of a shape.
@@ -93,9 +98,12 @@ def _cosmetic_holes(features, threads) -> None:
 
 def _holes(graph, used) -> list[dict]:
     found = []
-    gap = 1e-5 * graph.size + 1e-6
+    full_turn = RECOGNITION["full_turn_deg"]
+    gap = RECOGNITION["stack_gap_rel"] * graph.size + NOISE
     for origin, axis, members in feature_regions.axial_groups(graph, used, concave=True):
-        full = [s for s in feature_regions.segments(members, origin, axis) if s["span"] >= 359.0]
+        full = [
+            s for s in feature_regions.segments(members, origin, axis) if s["span"] >= full_turn
+        ]
         full.sort(key=lambda s: (s["t0"], s["t1"]))
         stacks: list[list[dict]] = []
         for seg in full:
@@ -112,15 +120,16 @@ def _annuli(graph, used, origin, axis, t, r_in, r_out):
     """Planar faces square to the axis at t, bounded by coaxial circles within [r_in, r_out]
     (steps between stacked cylinders, flat bottoms)."""
     found = []
+    level = RECOGNITION["annulus_level_rel"] * graph.size + NOISE
     for info in graph.faces:
-        if info.index in used or info.kind != "Plane" or abs(float(info.normal @ axis)) < 0.9999:
+        if info.index in used or info.kind != "Plane" or abs(float(info.normal @ axis)) < PARALLEL:
             continue
-        if abs(float((info.origin - origin) @ axis) - t) > 1e-4 * graph.size + 1e-6:
+        if abs(float((info.origin - origin) @ axis) - t) > level:
             continue
         (t0, t1), (r0, r1) = axial_range(info.face, origin, axis)
         if (
-            r0 >= r_in - 1e-6
-            and r1 <= r_out + 1e-6
+            r0 >= r_in - NOISE
+            and r1 <= r_out + NOISE
             and all(graph.edges[e].circle for e in graph.by_face[info.index])
         ):
             found.append(info.index)
@@ -135,7 +144,7 @@ def _hole_records(graph, used, origin, axis, stack) -> list[dict]:
         ("lo", t_lo, min(stack, key=lambda s: s["t0"])),
         ("hi", t_hi, max(stack, key=lambda s: s["t1"])),
     ):
-        cone_apex = seg["kind"] == "Cone" and seg["r0"] < 1e-3 * graph.size
+        cone_apex = seg["kind"] == "Cone" and seg["r0"] < RECOGNITION["apex_rel"] * graph.size
         disc = _annuli(graph, used, origin, axis, t, 0.0, seg["r1"])
         disc = [i for i in disc if len(graph.faces[i].face.Wires) == 1]
         ends[name] = "cone" if cone_apex else ("flat" if disc else None)
@@ -149,7 +158,7 @@ def _hole_records(graph, used, origin, axis, stack) -> list[dict]:
     else:
         first = min(stack, key=lambda s: s["t0"])["r1"]
         last = max(stack, key=lambda s: s["t1"])["r1"]
-        entry = "hi" if last > first + 1e-6 else "lo"
+        entry = "hi" if last > first + NOISE else "lo"
     ordered = sorted(stack, key=lambda s: s["t0"], reverse=entry == "hi")
     records = []
     cylinders = [s for s in ordered if s["kind"] == "Cylinder"]
@@ -159,8 +168,8 @@ def _hole_records(graph, used, origin, axis, stack) -> list[dict]:
         for k, s in enumerate(ordered)
         if 0 < k < len(ordered) - 1
         and s["kind"] == "Cylinder"
-        and s["r1"] > ordered[k - 1]["r1"] + 1e-6
-        and s["r1"] > ordered[k + 1]["r1"] + 1e-6
+        and s["r1"] > ordered[k - 1]["r1"] + NOISE
+        and s["r1"] > ordered[k + 1]["r1"] + NOISE
     ]
     for groove in grooves:
         depth = groove["r1"] - max(
@@ -192,7 +201,7 @@ def _hole_records(graph, used, origin, axis, stack) -> list[dict]:
     entry_t = t_lo if entry == "lo" else t_hi
     settings = standard.FEATURES
     first_cylinder = next(s for s in ordered if s["kind"] == "Cylinder")
-    if first_cylinder is not main and first_cylinder["r1"] > main["r1"] + 1e-6:
+    if first_cylinder is not main and first_cylinder["r1"] > main["r1"] + NOISE:
         attributes["head"] = "counterbore"
         params["counterbore_diameter"] = 2 * first_cylinder["r1"]
         # From the surface the hole opens in (a chamfer at the mouth included), as drawn.
@@ -295,7 +304,7 @@ def _planar_chamfer(graph, info):
     best = None
     for k, (e1, n1, d1) in enumerate(rails):
         for e2, n2, d2 in rails[k + 1 :]:
-            if n1.index == n2.index or e1.kind != e2.kind or abs(float(d1 @ d2)) < 0.99999:
+            if n1.index == n2.index or e1.kind != e2.kind or abs(float(d1 @ d2)) < RAIL_PARALLEL:
                 continue
             length = min(e1.length, e2.length)
             if best is None or length > best[0]:
@@ -304,10 +313,14 @@ def _planar_chamfer(graph, info):
         return None
     _, e1, n1, e2, n2, direction = best
     angle = math.degrees(math.acos(max(-1.0, min(1.0, float(n1.normal @ n2.normal)))))
-    if not 20.0 <= angle <= 160.0:
+    low, high = RECOGNITION["chamfer_deg"]
+    if not low <= angle <= high:
         return None
     between = math.degrees(math.acos(max(-1.0, min(1.0, float(info.normal @ n1.normal)))))
     between += math.degrees(math.acos(max(-1.0, min(1.0, float(info.normal @ n2.normal)))))
+    # The strip's normal lies between its neighbours' (it turns the corner, it does not fold
+    # back). Not tuned: with parallel rails of one kind the two sums agree to float noise,
+    # or (a strip turning more than 180 degrees) differ by 40 degrees and more.
     if abs(between - angle) > 1.0:
         return None
     point, line = _plane_intersection(n1, n2)
@@ -327,7 +340,7 @@ def _planar_chamfer(graph, info):
 def _plane_intersection(first, second):
     line = np.cross(first.normal, second.normal)
     norm = np.linalg.norm(line)
-    if norm < 1e-9:
+    if norm < 1e-9:  # parallel planes (a guard against dividing by noise, not tuned)
         return None, None
     line /= norm
     matrix = np.array([first.normal, second.normal, line])
@@ -345,12 +358,14 @@ def _extent_across(info, line) -> float:
 
 def _conical_chamfer(graph, info):
     (t0, t1), (r0, r1) = axial_range(info.face, info.origin, info.axis)
-    if not 15.0 <= info.semi_angle <= 75.0 or r1 <= 0:
+    low, high = RECOGNITION["cone_chamfer_semi_deg"]
+    if not low <= info.semi_angle <= high or r1 <= 0:
         return None
     square = [
         n
         for n in graph.neighbours(info.index, ("convex",))
-        if graph.faces[n].kind == "Plane" and abs(float(graph.faces[n].normal @ info.axis)) > 0.9999
+        if graph.faces[n].kind == "Plane"
+        and abs(float(graph.faces[n].normal @ info.axis)) > PARALLEL
     ]
     if not square:
         return None
@@ -359,13 +374,14 @@ def _conical_chamfer(graph, info):
     shared = [e for s in square for e in graph.edges_between(info.index, s) if e.circle]
     if shared:
         r0 = min(e.edge.Curve.Radius for e in shared)
+    coaxial = RECOGNITION["coaxial_rel"] * graph.size + NOISE
     shafts = [
         f.radius
         for f in graph.faces
         if f.kind == "Cylinder"
         and not f.concave
-        and f.radius >= r1 - 1e-6
-        and same_line(f.origin, f.axis, info.origin, info.axis, 1e-6 * graph.size + 1e-6)
+        and f.radius >= r1 - NOISE
+        and same_line(f.origin, f.axis, info.origin, info.axis, coaxial)
     ]
     if shafts:
         r1 = min(shafts)  # the shaft the chamfer leads to, even where a thread cut the cone
@@ -385,7 +401,7 @@ def _conical_chamfer(graph, info):
 
 def _chains(graph, measured: dict, kind: str, used, by_surface=False) -> list[dict]:
     """Chamfer faces of equal size joined into chains (one record per chain)."""
-    tolerance = standard.LINEAR_TOLERANCE_ABS_MM / 10
+    tolerance = standard.LINEAR_TOLERANCE_ABS_MM / RECOGNITION["chain_divisor"]
     found, seen = [], set()
     for start in sorted(measured):
         if start in seen:
@@ -431,6 +447,8 @@ def _chains(graph, measured: dict, kind: str, used, by_surface=False) -> list[di
 
 
 def _same_cone(first, second) -> bool:
+    # Pieces of one conical surface (split by a seam or a cut) agree to float noise: these
+    # bounds are not tuned.
     return (
         abs(first.semi_angle - second.semi_angle) < 1e-6
         and same_line(first.origin, first.axis, second.origin, second.axis, 1e-6)
@@ -449,7 +467,7 @@ def _fillet_faces(graph, used) -> tuple[list[int], list[int]]:
     for info in graph.faces:
         if info.index in used or info.kind not in BLEND_KINDS or info.radius is None:
             continue
-        if info.kind == "Cylinder" and (info.span_deg or 0.0) >= 179.0:
+        if info.kind == "Cylinder" and (info.span_deg or 0.0) >= RECOGNITION["half_turn_deg"]:
             continue  # a full round or a whole cylinder, not a blend
         smooth = [n for n in graph.neighbours(info.index, ("smooth",)) if n != info.index]
         if len(smooth) < 2 and not (info.kind == "Sphere" and smooth):
@@ -462,7 +480,7 @@ def _fillet_records(graph, faces: list[int], used) -> list[dict]:
     """Blend faces of one radius and side joined through smooth edges: one record each."""
     pool = set(faces)
     found, seen = [], set()
-    tolerance = standard.LINEAR_TOLERANCE_ABS_MM / 10
+    tolerance = standard.LINEAR_TOLERANCE_ABS_MM / RECOGNITION["chain_divisor"]
     for start in sorted(pool):
         if start in seen:
             continue
@@ -484,7 +502,7 @@ def _fillet_records(graph, faces: list[int], used) -> list[dict]:
         centres = np.array([tuple(graph.faces[i].face.CenterOfMass) for i in chain])
         axes = [graph.faces[i].axis for i in chain if graph.faces[i].kind == "Cylinder"]
         axis = axes[0] if axes and len(axes) == len(chain) else None
-        if axis is not None and any(abs(float(a @ axis)) < 0.99999 for a in axes):
+        if axis is not None and any(abs(float(a @ axis)) < RAIL_PARALLEL for a in axes):
             axis = None
         found.append(
             record(
