@@ -45,8 +45,8 @@ class TestCadbenchKernel(unittest.TestCase):
     def test_moved_copy_scores_iou_one_and_a_bigger_hole_less(self):
         import Part
 
-        from cadbench_wb.app import meshing
         from cadbench_wb.app.scoring import score_files
+        from cadbench_wb.app.shape import meshing
 
         block = Part.makeBox(40, 30, 20).cut(Part.makeCylinder(5, 20, self.fc.Vector(12, 10, 0)))
         moved = block.copy()
@@ -88,7 +88,7 @@ class TestCadbenchBundledCase(unittest.TestCase):
 
     def _built_case(self):
         from cadbench_wb import cases
-        from cadbench_wb.app import case_build
+        from cadbench_wb.app.cases import build as case_build
 
         skip = {"reference.step", "candidates", "__pycache__"}
         target = os.path.join(self.folder, self.CASE)

@@ -13,9 +13,10 @@ import os
 
 import yaml
 
-from cadbench_wb import input_checks, standard
-from cadbench_wb.bounded_yaml import BoundedSafeLoader, YamlLimit
+from cadbench_wb import standard
 from cadbench_wb.errors import UsageError
+from cadbench_wb.inputs import checks as input_checks
+from cadbench_wb.inputs.bounded_yaml import BoundedSafeLoader, YamlLimit
 
 DIMENSION_KINDS = ("length", "diameter", "radius", "angle")
 # Which spectrum measures a dimension on the reference (verified by `cadbench case verify`):
@@ -410,7 +411,7 @@ def _geometry_binding(file: str, entry: dict, field: str) -> dict | None:
 
 def _place_binding(file: str, binding: dict, where: str, direction: str | None) -> dict:
     """{at: [[x, y, z], ...], normal|axis?: [x, y, z]}: the faces through these points of
-    the reference (resolved on the shape by app/dimension_location.py). One point may be
+    the reference (resolved on the shape by app/dimensions/location.py). One point may be
     written bare; each point names one face, so a face pair is two points."""
     value = binding["at"]
     points = [value] if _vector(value) is not None else value

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Target dimensions against a measurement spectrum: matching, recall, coverage, chance.
 
-Pure Python and numpy (no FreeCAD). app/spectrum.py measures a solid into a ``Spectrum``;
+Pure Python and numpy (no FreeCAD). app/dimensions/spectrum.py measures a solid into a ``Spectrum``;
 this module decides which of a case's dimensions that spectrum holds (seed 000:
 dimensionRecall on the candidate, referenceCoverage on the reference) and how often a
 random value would be held by chance (randomHitRate).

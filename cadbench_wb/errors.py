@@ -9,7 +9,7 @@ DELIVERY_REASONS = (
     "empty_file",
     "unreadable_file",
     "unsupported_format",
-    # FCStd archives, checked before extraction (fcstd_archive.py): encrypted, a compression
+    # FCStd archives, checked before extraction (inputs/fcstd_archive.py): encrypted, a compression
     # FreeCAD cannot read or an insane member name; a member Document.xml names that the
     # zip lacks; more members or more inflated bytes than standard.py allows.
     "unsupported_archive",

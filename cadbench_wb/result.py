@@ -13,7 +13,7 @@ import stat
 
 from cadbench_wb import __version__, standard
 from cadbench_wb.fingerprint import metric_fingerprint
-from cadbench_wb.input_checks import FileProblem, open_regular, printable
+from cadbench_wb.inputs.checks import FileProblem, open_regular, printable
 from cadbench_wb.metrics import registry, verdicts
 
 SCHEMA = "cadbench.score/1"

@@ -26,7 +26,7 @@ LINEAR_TOLERANCE_ABS_MM = 0.05
 LINEAR_TOLERANCE_REL = 0.005
 ANGULAR_TOLERANCE_DEG = 0.25
 
-# Measurement spectrum (app/spectrum.py, metrics/spectrum_geometry.py, dimensions.py).
+# Measurement spectrum (app/dimensions/spectrum.py, metrics/spectrum_geometry.py, dimensions.py).
 SPECTRUM = {
     # Plane normals (and axes) within this angle (radians) are parallel: far above kernel
     # noise, far below any drawn angle (0.25 deg = 4.4e-3 rad).
@@ -75,7 +75,7 @@ RANDOM_HIT = {
     "angle_high_deg": 180.0,
 }
 
-# Alignment search (app/alignment.py).
+# Alignment search (app/shape/alignment.py).
 ALIGNMENT = {
     # Relative gap under which two principal moments count as equal (axisymmetric, cubic).
     "degenerate_moment_gap": 2e-3,
@@ -135,7 +135,7 @@ CROSS_CHECK = {
     "sample_seed": 20260810,
     # Agreement within this many standard errors of the sampling estimate.
     "sample_sigmas": 3.0,
-    # Modeled threads (app/threads.py has_modeled_thread on either solid): OpenCASCADE's
+    # Modeled threads (app/threads/recognition.py has_modeled_thread on either solid): OpenCASCADE's
     # exact booleans take 10-40 s per pair there and were found wrong (0.943 against
     # 0.848 +- 0.013 by sampling), so they are skipped; the mesh boolean is reported with
     # method "mesh" and still has to agree with point sampling.
@@ -164,7 +164,7 @@ CROSS_CHECK = {
     "mesh_retry_factor": 0.5,
 }
 
-# Files of several solids (app/solid_union.py).
+# Files of several solids (app/shape/solid_union.py).
 MULTI_SOLID = {
     # Solids whose bounding boxes come within this share of the larger diagonal may touch
     # or overlap: they are united (checked); the others stay disjoint in a compound.
@@ -213,7 +213,7 @@ INPUT_SIZE = {
 # above, so a piece that small cannot move shapeIoU by what the cross-check resolves.
 DIFF_SLIVER_REL = 1e-5
 
-# Feature recognition and semanticMatch (app/features.py, metrics/feature_matching.py).
+# Feature recognition and semanticMatch (app/features/recognition.py, metrics/feature_matching.py).
 FEATURES = {
     # A cone at a hole's mouth is a countersink when its outer diameter is at least this
     # many times the hole's; a smaller one is a chamfer of the hole's edge.
@@ -233,7 +233,7 @@ FEATURES = {
     "position_rel": 0.002,
     "axis_deg": 1.0,
     "partial_credit": 0.5,
-    # Recognition (app/brep_graph.py, app/features.py, app/feature_regions.py): what the
+    # Recognition (app/features/brep_graph.py, app/features/recognition.py, app/features/regions.py): what the
     # B-rep rules call parallel, coaxial, full, narrow. Each number with what it separates;
     # every one has a test at its boundary (tests/app/test_feature_standard.py).
     "recognition": {
@@ -303,9 +303,9 @@ FEATURES = {
     },
 }
 
-# Threads (app/threads.py, app/thread_stage.py, metrics/thread_matching.py).
+# Threads (app/threads/recognition.py, app/threads/stage.py, metrics/thread_matching.py).
 THREADS = {
-    # Helical flanks (app/thread_flanks.py). A sample's residual is n . v / |v|, the sine of
+    # Helical flanks (app/threads/flanks.py). A sample's residual is n . v / |v|, the sine of
     # the angle between the surface and the screw's motion: dimensionless, so one bound holds
     # for every size. fit_residual bounds its rms over a face or a thread: lofted and swept
     # B-spline flanks measure 1e-8 (cq_warehouse ruled helices) to 1.3e-3 (bd_warehouse
@@ -393,8 +393,8 @@ MAX_MEMORY_MB = 1 << 22
 # CPU-time backstop (RLIMIT_CPU, whole seconds) refuses numbers past a C long (1e300 s).
 MAX_TIMEOUT_S = 7 * 24 * 3600
 
-# Input limits, checked before any work starts (input_checks.py, fcstd_archive.py,
-# bounded_yaml.py, drafting/reading.py); each refusal names the limit it hit.
+# Input limits, checked before any work starts (inputs/checks.py, inputs/fcstd_archive.py,
+# inputs/bounded_yaml.py, drafting/reading.py); each refusal names the limit it hit.
 # FCStd archives: FreeCAD writes one to three members per object (the 65 third-party
 # documents in tests/data: at most 294 members, 5.5 MB inflated, names of 33 bytes).
 # 100 000 members is a document of some 30 000 objects; zipfile builds one object per
@@ -606,7 +606,7 @@ DRAWING = {
         "sloping_distances_mm": (6.0, 10.0, 16.0, 24.0),
     },
     "section": {
-        # Sections (app/drawing_section.py). Hole axes whose level along the section's
+        # Sections (app/drawing/section.py). Hole axes whose level along the section's
         # normal agrees to same_plane_decimals (0.1 um) lie on one cutting plane. The
         # section's centre is found as the views' (origin_bin_mm, origin_min_pairs above).
         # At most max_sections sections (A-A, B-B): one per plane of hole kinds a drafter

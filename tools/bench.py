@@ -59,7 +59,8 @@ def shape_bench(out_dir: str) -> dict:
     fc = import_freecad()
     import Part
 
-    from cadbench_wb.app import alignment, shape_fidelity
+    from cadbench_wb.app.shape import alignment
+    from cadbench_wb.app.shape import fidelity as shape_fidelity
 
     rows = []
     for name, reference, candidate in _pairs(fc, Part):
@@ -156,8 +157,9 @@ def multi_solid_rows(fc, part) -> list[dict]:
     import manifold3d
 
     from cadbench_wb import standard
-    from cadbench_wb.app import loading, meshing
+    from cadbench_wb.app import loading
     from cadbench_wb.app.scoring import score_files
+    from cadbench_wb.app.shape import meshing
 
     grid = [
         part.makeBox(10.3, 7.7, 5.1, fc.Vector(10.3 * i, 7.7 * j, 0))

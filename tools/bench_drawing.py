@@ -57,7 +57,8 @@ def _parts(fc, part):
 def _hidden_line_removal(fc, shape, scale: float) -> tuple:
     """(wall, CPU) seconds for TechDraw to project the four views at one scale, nothing
     else."""
-    from cadbench_wb.app import drawing, drawing_pose
+    from cadbench_wb.app.drawing import pose as drawing_pose
+    from cadbench_wb.app.drawing import techdraw as drawing
 
     doc = fc.newDocument("bench_hlr")
     try:
@@ -82,7 +83,8 @@ def run(out_dir: str) -> dict:
     fc = import_freecad()
     import Part
 
-    from cadbench_wb.app import drawing, drawing_readback
+    from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.drafting import readback as drawing_readback
 
     rows, self_tests = [], {}
     folder = os.path.join(out_dir, "drawing")

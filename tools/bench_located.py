@@ -28,9 +28,9 @@ def run(out_dir: str) -> dict:
     import Part
 
     from cadbench_wb import dimensions as dims
-    from cadbench_wb.app import dimension_location as location
-    from cadbench_wb.app.measured_geometry import geometry_of
-    from cadbench_wb.app.spectrum import spectrum_of
+    from cadbench_wb.app.dimensions import location
+    from cadbench_wb.app.dimensions.measured_geometry import geometry_of
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of
     from cadbench_wb.cases import Case, Dimension
 
     targets = [Dimension("hole", "diameter", 1.2), Dimension("tooth", "length", 3.0)]

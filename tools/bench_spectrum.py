@@ -51,7 +51,7 @@ def run(out_dir: str) -> dict:
     import Part
 
     from cadbench_wb import dimensions as dims
-    from cadbench_wb.app.spectrum import spectrum_of
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of
     from cadbench_wb.cases import Dimension
 
     rows = []

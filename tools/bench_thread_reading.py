@@ -28,7 +28,7 @@ def run(out_dir: str) -> dict:
     import_freecad()
     import Part
 
-    from cadbench_wb.app import threads
+    from cadbench_wb.app.threads import recognition as threads
 
     with open(os.path.join(DATA, "manifest.json"), encoding="utf-8") as handle:
         expected = {}

@@ -39,8 +39,10 @@ def run(out_dir: str) -> dict:
 
     import_freecad()
     from cadbench_wb import standard
-    from cadbench_wb.app import meshing, shape_fidelity, thread_models
+    from cadbench_wb.app.cases import thread_models
     from cadbench_wb.app.scoring import score_files
+    from cadbench_wb.app.shape import fidelity as shape_fidelity
+    from cadbench_wb.app.shape import meshing
     from cadbench_wb.metrics import crosscheck, sampling
 
     os.makedirs(out_dir, exist_ok=True)

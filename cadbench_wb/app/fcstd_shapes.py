@@ -9,8 +9,8 @@ FreeCAD and nothing from the file runs.
 import os
 import tempfile
 
-from cadbench_wb import fcstd_data, fcstd_rule
 from cadbench_wb.errors import DeliveryFailure
+from cadbench_wb.inputs import fcstd_data, fcstd_rule
 
 
 def document_shapes(path: str):

@@ -10,10 +10,13 @@ import tempfile
 
 import numpy as np
 
-from cadbench_wb import formats, input_checks, memory_use, standard
-from cadbench_wb.app import fcstd_shapes, solid_union
+from cadbench_wb import memory_use, standard
+from cadbench_wb.app import fcstd_shapes
+from cadbench_wb.app.shape import solid_union
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
 from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.inputs import checks as input_checks
+from cadbench_wb.inputs import formats
 
 
 @dataclasses.dataclass
@@ -280,7 +283,7 @@ def _without_degenerate(solids, volumes):
 
 def _one_shape(solids):
     """One solid, a compound of disjoint solids, or the checked union of those that touch
-    or overlap (app/solid_union.py), with the notes that say which."""
+    or overlap (app/shape/solid_union.py), with the notes that say which."""
     if len(solids) == 1:
         return solids[0], []
     try:

@@ -3,7 +3,7 @@
 
 Given a shape and the sub-elements an author picked (``Edge3``, ``Face1``+``Face5``,
 two cylinders, two vertices), the measurement a drawing would state. The scorer's own
-spectrum (app/spectrum.py) is asked first, so a picked dimension is one the scorer can
+spectrum (app/dimensions/spectrum.py) is asked first, so a picked dimension is one the scorer can
 find, and it says in which spectrum mode (default, or extended for axis positions). Picks
 the spectrum does not hold (two vertices, a free edge) are measured directly and declared
 ``none``: the author is told the scorer cannot re-measure them. FreeCAD layer: imports
@@ -40,7 +40,7 @@ _NAME = re.compile(r"^(Edge|Face|Vertex)(\d+)$")
 
 def spectra_of(shape) -> dict:
     """{mode: Spectrum} of a reference, both modes (compute once per reference)."""
-    from cadbench_wb.app.spectrum import spectrum_of  # noqa: PLC0415
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of  # noqa: PLC0415
 
     return {mode: spectrum_of(shape, mode) for mode in MODES}
 
@@ -223,7 +223,7 @@ def place_binding(shape, names: list) -> dict | None:
     or axis (cylinders, cones, tori). None when a pick is not a face, or when the place does
     not name exactly the picked faces again (a point on a shared edge with no direction to
     settle it): the author then binds by hand, or keeps the inferred binding."""
-    from cadbench_wb.app import dimension_location as location  # noqa: PLC0415
+    from cadbench_wb.app.dimensions import location  # noqa: PLC0415
 
     faces = []
     for name in names:

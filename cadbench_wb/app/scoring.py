@@ -13,8 +13,9 @@ import numpy as np
 
 from cadbench_wb import freecad_env
 from cadbench_wb import result as results
-from cadbench_wb.app import alignment as alignment_mod
-from cadbench_wb.app import loading, shape_fidelity
+from cadbench_wb.app import loading
+from cadbench_wb.app.shape import alignment as alignment_mod
+from cadbench_wb.app.shape import fidelity as shape_fidelity
 from cadbench_wb.errors import DeliveryFailure
 from cadbench_wb.metrics import registry
 

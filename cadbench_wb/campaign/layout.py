@@ -13,7 +13,7 @@ import dataclasses
 import os
 
 from cadbench_wb.errors import UsageError
-from cadbench_wb.formats import FORMATS
+from cadbench_wb.inputs.formats import FORMATS
 
 # The native document first, then exchange formats by how much they keep of the model.
 MODEL_PREFERENCE = ("fcstd", "step", "brep", "iges", "stl", "obj")

@@ -18,7 +18,7 @@ import os
 import sqlite3
 import time
 
-from cadbench_wb.formats import FORMATS
+from cadbench_wb.inputs.formats import FORMATS
 
 SCHEMA_VERSION = 1
 CASE_TOKEN = "{case}"

@@ -87,7 +87,7 @@ def _check(args) -> int:
 
 
 def _build(args) -> int:
-    from cadbench_wb.app import case_build  # noqa: PLC0415
+    from cadbench_wb.app.cases import build as case_build  # noqa: PLC0415
 
     for case in _chosen(args):
         written = case_build.build_missing(case)
@@ -99,7 +99,7 @@ def _build(args) -> int:
 
 
 def _verify(args) -> int:
-    from cadbench_wb.app import case_build  # noqa: PLC0415
+    from cadbench_wb.app.cases import build as case_build  # noqa: PLC0415
 
     failed = 0
     for case in _chosen(args):

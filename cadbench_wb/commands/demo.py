@@ -29,7 +29,7 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--only", metavar="METRICS", help="comma-separated metric groups, as in score"
     )
-    from cadbench_wb.input_checks import timeout_seconds  # noqa: PLC0415
+    from cadbench_wb.inputs.checks import timeout_seconds  # noqa: PLC0415
 
     parser.add_argument("--timeout", type=timeout_seconds, default=None, help="seconds per scoring")
 

@@ -3,7 +3,7 @@
 
 import os
 
-from cadbench_wb.input_checks import output_file
+from cadbench_wb.inputs.checks import output_file
 
 HELP = "draw a model with TechDraw (DXF, SVG, FCStd) and read back what the drawing prints"
 
@@ -40,9 +40,9 @@ def posed(shape, result_path: str):
 
     import numpy as np  # noqa: PLC0415
 
-    from cadbench_wb.app import shape_fidelity  # noqa: PLC0415
+    from cadbench_wb.app.shape import fidelity as shape_fidelity  # noqa: PLC0415
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
-    from cadbench_wb.input_checks import FileProblem, open_regular  # noqa: PLC0415
+    from cadbench_wb.inputs.checks import FileProblem, open_regular  # noqa: PLC0415
 
     try:
         with open_regular(result_path) as handle:  # a FIFO is refused, never opened
@@ -69,9 +69,11 @@ def report_of(args, stage=lambda name, file=None: None) -> dict:
     the child (worker.py "drawing" job); stage(name) marks each step for outcome.py."""
     from cadbench_wb import __version__, fingerprint  # noqa: PLC0415
     from cadbench_wb import result as results  # noqa: PLC0415
-    from cadbench_wb.app import drawing, drawing_readback, loading  # noqa: PLC0415
+    from cadbench_wb.app import loading  # noqa: PLC0415
+    from cadbench_wb.app.drawing import techdraw as drawing  # noqa: PLC0415
+    from cadbench_wb.drafting import readback as drawing_readback  # noqa: PLC0415
     from cadbench_wb.errors import DeliveryFailure, UsageError  # noqa: PLC0415
-    from cadbench_wb.input_checks import printable  # noqa: PLC0415
+    from cadbench_wb.inputs.checks import printable  # noqa: PLC0415
 
     case = None
     if args.case:

@@ -3,7 +3,7 @@
 
 import sys
 
-from cadbench_wb.input_checks import output_file
+from cadbench_wb.inputs.checks import output_file
 
 HELP = "check that every dimension of a DXF drawing prints what its lines measure"
 

@@ -4,7 +4,7 @@
 import os
 
 from cadbench_wb import errors
-from cadbench_wb.input_checks import dask_address, memory_megabytes, timeout_seconds
+from cadbench_wb.inputs.checks import dask_address, memory_megabytes, timeout_seconds
 from cadbench_wb.standard import MIN_MEMORY_MB
 
 HELP = "score a campaign: SUBMISSIONS/<system>/<run>/<case_id>.<ext> against every case"

@@ -3,7 +3,7 @@
 
 import os
 
-from cadbench_wb.input_checks import memory_megabytes, output_file, timeout_seconds
+from cadbench_wb.inputs.checks import memory_megabytes, output_file, timeout_seconds
 from cadbench_wb.standard import MIN_MEMORY_MB
 
 HELP = "score a candidate model against a reference model or a case"
@@ -82,8 +82,8 @@ def options_from(args) -> dict:
 def checked_reference(path: str) -> None:
     """A reference that is a special file or cannot be read is refused before any work
     starts (exit 4), as the child would refuse it, and never opened if it is a FIFO."""
-    from cadbench_wb import input_checks  # noqa: PLC0415
     from cadbench_wb.errors import ReferenceInvalid  # noqa: PLC0415
+    from cadbench_wb.inputs import checks as input_checks  # noqa: PLC0415
 
     try:
         input_checks.checked_file(path)

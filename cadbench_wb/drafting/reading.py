@@ -11,8 +11,9 @@ import logging
 import math
 import os
 
-from cadbench_wb import input_checks, standard
+from cadbench_wb import standard
 from cadbench_wb.errors import CadbenchError
+from cadbench_wb.inputs import checks as input_checks
 
 # Reasons a file cannot be read as a drawing (dxf-check reports them as its failure).
 UNREADABLE_REASONS = (

@@ -103,7 +103,7 @@ def _surface_mesh(shape, deflection: float, max_edge: float | None):
     """A mesh of shape at that deflection; with max_edge, with points inside
     its faces too: a deflection mesh puts a cylinder's points on its two rims only, where
     the distance to the reference is 0 whatever the wall does."""
-    from cadbench_wb.app import meshing  # noqa: PLC0415
+    from cadbench_wb.app.shape import meshing  # noqa: PLC0415
     from cadbench_wb.metrics.subdivision import subdivided  # noqa: PLC0415
 
     vertices, triangles = meshing.mesh_of(shape, deflection)

@@ -182,7 +182,7 @@ class Session:
 
 def model_files(folder: str) -> list[str]:
     """Model files cadbench reads in a folder, sorted by name."""
-    from cadbench_wb import formats  # noqa: PLC0415
+    from cadbench_wb.inputs import formats  # noqa: PLC0415
 
     if not os.path.isdir(folder):
         return []

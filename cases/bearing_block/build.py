@@ -5,7 +5,7 @@ x runs along the 120 mm base, y across its 40 mm depth, z up from the base's und
 Built from analytic primitives so every volume in case.yaml can be checked by hand.
 """
 
-from cadbench_wb.app import samples
+from cadbench_wb.app.cases import samples
 from cadbench_wb.freecad_env import import_freecad
 
 FreeCAD = import_freecad()

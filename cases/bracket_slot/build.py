@@ -8,7 +8,7 @@ image is a different part with the same dimensions.
 
 import math
 
-from cadbench_wb.app import samples
+from cadbench_wb.app.cases import samples
 from cadbench_wb.freecad_env import import_freecad
 
 FreeCAD = import_freecad()

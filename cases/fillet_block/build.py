@@ -8,7 +8,7 @@ minus a torus) so every volume is analytic (Pappus for the torus fillet).
 
 import math
 
-from cadbench_wb.app import samples
+from cadbench_wb.app.cases import samples
 from cadbench_wb.freecad_env import import_freecad
 
 FreeCAD = import_freecad()

@@ -7,7 +7,7 @@ a torus for the hub fillet, a cone for the rim chamfer) so every volume is analy
 
 import math
 
-from cadbench_wb.app import samples
+from cadbench_wb.app.cases import samples
 from cadbench_wb.freecad_env import import_freecad
 
 FreeCAD = import_freecad()

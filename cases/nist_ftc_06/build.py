@@ -10,7 +10,7 @@ counterbore y 19.05..31.75, axes at x = +-133.35, z = -57.15 and -184.15.
 import math
 import os
 
-from cadbench_wb.app import samples
+from cadbench_wb.app.cases import samples
 from cadbench_wb.freecad_env import import_freecad
 
 FreeCAD = import_freecad()

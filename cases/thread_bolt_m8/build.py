@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Hex bolt M8 x 30 with a modeled M8 x 1.25 thread, and its thread candidates.
 
-The bolt (cadbench_wb/app/thread_models.py): shank Ø8 from the tip (z = 0) to z = 30,
+The bolt (cadbench_wb/app/cases/thread_models.py): shank Ø8 from the tip (z = 0) to z = 30,
 hex head 13 across flats x 5.3, tip chamfer 0.8 x 45°, thread 22 long cut by a PartDesign
 SubtractiveHelix of the ISO 68-1 basic profile running out through the tip.
 """
 
-from cadbench_wb.app import samples, thread_models
+from cadbench_wb.app.cases import samples, thread_models
 from cadbench_wb.freecad_env import import_freecad
 
 import_freecad()

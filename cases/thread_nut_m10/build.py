@@ -3,10 +3,10 @@
 thread candidates.
 
 The thread is FreeCAD's own: a PartDesign::Hole through the nut with Threaded and
-ModelThread on (cadbench_wb/app/thread_models.py).
+ModelThread on (cadbench_wb/app/cases/thread_models.py).
 """
 
-from cadbench_wb.app import samples, thread_models
+from cadbench_wb.app.cases import samples, thread_models
 from cadbench_wb.freecad_env import import_freecad
 
 import_freecad()

@@ -8,7 +8,7 @@ Pappus' theorem.
 
 import math
 
-from cadbench_wb.app import samples
+from cadbench_wb.app.cases import samples
 from cadbench_wb.freecad_env import import_freecad
 
 FreeCAD = import_freecad()

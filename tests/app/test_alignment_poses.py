@@ -14,7 +14,8 @@ import math
 import numpy as np
 import pytest
 
-from cadbench_wb.app import alignment, shape_fidelity
+from cadbench_wb.app.shape import alignment
+from cadbench_wb.app.shape import fidelity as shape_fidelity
 
 POSES = 4  # seeded random poses per pair
 SAME_WITHIN = 0.002  # the tolerance for "the same figure"

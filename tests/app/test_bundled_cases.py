@@ -34,7 +34,7 @@ def fresh_copy(case_id, target):
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory, fc):
-    from cadbench_wb.app import case_build
+    from cadbench_wb.app.cases import build as case_build
 
     root = tmp_path_factory.mktemp("cases")
     copies = {}
@@ -97,8 +97,9 @@ def test_shape_and_all_figures_match_the_construction(built, case_id):
 def test_scaling_keeps_exactly_what_the_reference_spectrum_predicts(built, case_id):
     """Scaling by 1.02 keeps angles and whatever 1.02 v still lands within a target's
     tolerance: predicted from the reference's own spectrum, not from the candidate's."""
-    from cadbench_wb.app import loading, samples
-    from cadbench_wb.app.spectrum import spectrum_of
+    from cadbench_wb.app import loading
+    from cadbench_wb.app.cases import samples
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of
 
     case = built[case_id]
     reference = spectrum_of(loading.load_model(case.reference_path, "reference").shape)
@@ -159,7 +160,7 @@ def test_score_case_cli_counts_hole_positions_only_in_extended_mode(built):
 
 
 def test_build_never_rewrites_and_verify_compares_meaning(built, tmp_path):
-    from cadbench_wb.app import case_build
+    from cadbench_wb.app.cases import build as case_build
 
     folder = fresh_copy("slope_block", tmp_path / "slope_block")
     case = cases.load_case(folder)
@@ -181,7 +182,7 @@ def test_build_never_rewrites_and_verify_compares_meaning(built, tmp_path):
 
 
 def test_verify_checks_each_declared_spectrum(built, tmp_path):
-    from cadbench_wb.app import case_build
+    from cadbench_wb.app.cases import build as case_build
 
     folder = fresh_copy("slope_block", tmp_path / "slope_block")
     text = open(os.path.join(folder, "case.yaml")).read()
@@ -194,7 +195,7 @@ def test_verify_checks_each_declared_spectrum(built, tmp_path):
 
 
 def test_a_case_with_dimensions_but_no_reference_fails_verification(tmp_path):
-    from cadbench_wb.app import case_build
+    from cadbench_wb.app.cases import build as case_build
 
     folder = tmp_path / "orphan"
     folder.mkdir()

@@ -15,7 +15,7 @@ COMMON = 36 * 30 * 20
 
 
 def _pieces(fc, part, sliver_extra=False):
-    from cadbench_wb.app import meshing
+    from cadbench_wb.app.shape import meshing
 
     a = part.makeBox(40, 30, 20)
     b = part.makeBox(40, 30, 20, fc.Vector(4, 0, 0))
@@ -32,7 +32,7 @@ def _pieces(fc, part, sliver_extra=False):
 
 
 def test_exact_route_writes_the_exact_solids(fc, part, tmp_path):
-    from cadbench_wb.app import diff_export
+    from cadbench_wb.app.shape import diff_export
 
     files = diff_export.write_diff(_pieces(fc, part), str(tmp_path), "exact", VOLUME_A)
     assert files["route"] == "exact" and files["droppedSlivers"] == 0
@@ -42,7 +42,7 @@ def test_exact_route_writes_the_exact_solids(fc, part, tmp_path):
 
 
 def test_mesh_route_writes_the_mesh_booleans_pieces_not_the_refuted_exact_ones(fc, part, tmp_path):
-    from cadbench_wb.app import diff_export
+    from cadbench_wb.app.shape import diff_export
 
     pieces = _pieces(fc, part)
     pieces["common"] = part.makeBox(1, 1, 1)  # what a refuted exact boolean might give
@@ -56,7 +56,7 @@ def test_mesh_route_writes_the_mesh_booleans_pieces_not_the_refuted_exact_ones(f
 
 
 def test_slivers_under_the_threshold_are_left_out_and_counted(fc, part, tmp_path):
-    from cadbench_wb.app import diff_export
+    from cadbench_wb.app.shape import diff_export
 
     files = diff_export.write_diff(_pieces(fc, part, True), str(tmp_path), "exact", VOLUME_A)
     assert files["droppedSlivers"] == 1

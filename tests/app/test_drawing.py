@@ -58,7 +58,8 @@ def block_case(fc, part, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def block_drawing(fc, part, tmp_path_factory):
-    from cadbench_wb.app import drawing, drawing_readback
+    from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.drafting import readback as drawing_readback
 
     folder = str(tmp_path_factory.mktemp("block_drawing"))
     made = drawing.make_drawing(_block(fc, part), folder, title="block")
@@ -116,7 +117,7 @@ def test_value_comes_from_the_printed_text_not_the_measurement(block_drawing, tm
     not show the target."""
     import ezdxf
 
-    from cadbench_wb.app import drawing_readback
+    from cadbench_wb.drafting import readback as drawing_readback
 
     folder, made, _read = block_drawing
     doc = ezdxf.readfile(os.path.join(folder, made["files"]["dxf"]))
@@ -132,7 +133,8 @@ def test_value_comes_from_the_printed_text_not_the_measurement(block_drawing, tm
 
 
 def test_projection_moves_the_views_not_the_values(fc, part, tmp_path):
-    from cadbench_wb.app import drawing, drawing_readback
+    from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.drafting import readback as drawing_readback
 
     first = drawing.make_drawing(_block(fc, part), str(tmp_path / "first"), projection="first")
     third = drawing.make_drawing(_block(fc, part), str(tmp_path / "third"), projection="third")
@@ -151,7 +153,8 @@ def test_chamfer_and_fillet_show_leg_angle_and_radius(fc, part, tmp_path):
     other: the chamfer's 45 deg needs a construction line (TechDraw measures 135 deg
     between the edges themselves)."""
     from cadbench_wb import cases
-    from cadbench_wb.app import drawing, drawing_readback
+    from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.drafting import readback as drawing_readback
 
     shape = part.makeBox(60, 30, 20)
 
@@ -178,7 +181,8 @@ def test_chamfer_and_fillet_show_leg_angle_and_radius(fc, part, tmp_path):
 def test_turned_part_lies_down_and_prints_its_diameters(fc, part, tmp_path):
     """A stepped shaft along z (Ø20 x 60 and a Ø30 x 10 collar) is drawn lying down, its
     diameters written across the silhouette with the diameter sign."""
-    from cadbench_wb.app import drawing, drawing_readback
+    from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.drafting import readback as drawing_readback
 
     shaft = part.makeCylinder(10, 60).fuse(part.makeCylinder(15, 10, fc.Vector(0, 0, 60)))
     shaft = shaft.removeSplitter()
@@ -195,7 +199,8 @@ def test_bolt_circle_is_dimensioned_through_the_hole_centres(fc, part, tmp_path)
     as a construction circle and printed Ø60."""
     import math
 
-    from cadbench_wb.app import drawing, drawing_readback
+    from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.drafting import readback as drawing_readback
 
     plate = part.makeBox(100, 100, 10)
     for k in range(4):
@@ -357,7 +362,8 @@ def test_score_command_keeps_the_drawings_where_asked(block_case, tmp_path):
 def test_a_part_turned_by_a_hair_is_drawn_square(fc, part, tmp_path):
     """An aligned candidate keeps the alignment's last thousandths of a degree; drawn as
     it is, its hole would be an ellipse. Squared up first, it prints Ø10 again."""
-    from cadbench_wb.app import drawing, drawing_readback
+    from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.drafting import readback as drawing_readback
 
     block = _block(fc, part)
     block.rotate(fc.Vector(20, 15, 10), fc.Vector(1, 2, 3), 0.02)
@@ -369,7 +375,8 @@ def test_a_part_turned_by_a_hair_is_drawn_square(fc, part, tmp_path):
 
 def test_inclined_faces_stay_inclined(fc, part, tmp_path):
     """A wedge's 30° slope is no near-miss of an axis: it is not squared away."""
-    from cadbench_wb.app import drawing, drawing_readback
+    from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.drafting import readback as drawing_readback
 
     wedge = part.makeBox(40, 20, 30)
     cutter = part.makeBox(60, 40, 60)

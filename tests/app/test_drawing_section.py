@@ -22,7 +22,7 @@ def _counterbored(fc, part, holes=((20, 20),), depth=DEPTH):
 
 
 def test_counterbore_and_blind_hole_hide_a_depth_a_through_hole_does_not(fc, part):
-    from cadbench_wb.app import drawing_section
+    from cadbench_wb.app.drawing import section as drawing_section
 
     through = part.makeBox(60, 40, 20).cut(part.makeCylinder(3.3, 20, fc.Vector(20, 20, 0)))
     blind = part.makeBox(60, 40, 20).cut(part.makeCylinder(4, 10, fc.Vector(20, 20, 10)))
@@ -37,7 +37,7 @@ def test_counterbore_and_blind_hole_hide_a_depth_a_through_hole_does_not(fc, par
 
 
 def test_cutting_plane_holds_the_most_holes_and_looks_as_the_front_view(fc, part):
-    from cadbench_wb.app import drawing_section
+    from cadbench_wb.app.drawing import section as drawing_section
 
     # Two holes at y = 12, one at y = 30, all alike: one section, on the plane y = 12.
     shape = _counterbored(fc, part, holes=((15, 12), (45, 12), (30, 30)))
@@ -48,7 +48,7 @@ def test_cutting_plane_holds_the_most_holes_and_looks_as_the_front_view(fc, part
 
 
 def test_a_second_kind_of_hole_on_another_plane_gets_section_b(fc, part):
-    from cadbench_wb.app import drawing_section
+    from cadbench_wb.app.drawing import section as drawing_section
 
     # a counterbored hole at y = 12 and a blind hole at y = 30: two kinds, two planes
     shape = _counterbored(fc, part, holes=((15, 12),))
@@ -59,7 +59,8 @@ def test_a_second_kind_of_hole_on_another_plane_gets_section_b(fc, part):
 
 
 def test_section_prints_the_counterbore_depth(fc, part, tmp_path):
-    from cadbench_wb.app import drawing, drawing_readback
+    from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.drafting import readback as drawing_readback
 
     class Target:
         def __init__(self, id, kind, value):
@@ -82,7 +83,7 @@ def test_section_prints_the_counterbore_depth(fc, part, tmp_path):
 
 
 def test_no_section_without_a_hidden_depth(fc, part, tmp_path):
-    from cadbench_wb.app import drawing
+    from cadbench_wb.app.drawing import techdraw as drawing
 
     through = part.makeBox(60, 40, 20).cut(part.makeCylinder(3.3, 20, fc.Vector(20, 20, 0)))
     made = drawing.make_drawing(through, str(tmp_path))

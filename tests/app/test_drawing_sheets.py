@@ -3,7 +3,7 @@
 values that are true, an ISO 5455 scale on an ISO 216 sheet, on bundled cases and on two
 public NIST parts of 200+ faces (tests/data/nist/PROVENANCE.md).
 
-The checks read the DXF alone (app/drawing_checks.py), not the layout's own arithmetic.
+The checks read the DXF alone (drafting/sheet_checks.py), not the layout's own arithmetic.
 Rendered sheets go to the test's temporary folder (drawing.png) for a look.
 """
 
@@ -24,7 +24,9 @@ SLOW_CASES = ("bearing_block", "fillet_block", "flange_bolt_circle", "turned_sha
 
 
 def _drawn(shape, folder, case=None, title=""):
-    from cadbench_wb.app import drawing, drawing_readback, drawing_svg
+    from cadbench_wb.app.drawing import svg as drawing_svg
+    from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.drafting import readback as drawing_readback
 
     made = drawing.make_drawing(shape, folder, case=case, title=title)
     read = drawing_readback.read_back(folder, made)
@@ -61,7 +63,7 @@ def test_public_part_prints_only_true_values(public_sheet):
 
 
 def test_public_part_is_drawn_at_a_readable_iso_scale(public_sheet):
-    from cadbench_wb.app import drawing_layout
+    from cadbench_wb.drafting import layout as drawing_layout
 
     _faces, made, _read = public_sheet
     assert made["fitsSheet"] and made["sheet"] in ("A4", "A3", "A2", "A1", "A0")
@@ -83,7 +85,7 @@ def _assert_true_values(made, read):
 
 
 def _built_case(case_id, folder):
-    from cadbench_wb.app import case_build
+    from cadbench_wb.app.cases import build as case_build
 
     target = os.path.join(folder, case_id)
     skip = {"reference.step", "candidates", "__pycache__"}

@@ -14,7 +14,7 @@ POSE = standard.DRAWING["pose"]
 
 
 def test_a_part_is_squared_up_within_the_square_tolerance(fc, part):
-    from cadbench_wb.app import drawing_pose
+    from cadbench_wb.app.drawing import pose as drawing_pose
 
     limit = POSE["square_tolerance_deg"]
     for angle, squared in ((0.9 * limit, True), (1.1 * limit, False)):
@@ -26,7 +26,7 @@ def test_a_part_is_squared_up_within_the_square_tolerance(fc, part):
 
 
 def test_a_part_lies_down_beyond_the_lying_ratio(fc, part):
-    from cadbench_wb.app import drawing_pose
+    from cadbench_wb.app.drawing import pose as drawing_pose
 
     ratio = POSE["lying_ratio"]
     _shape, kept = drawing_pose.lying_down(part.makeBox(10, 10 * ratio * 0.99, 5))
@@ -36,7 +36,7 @@ def test_a_part_lies_down_beyond_the_lying_ratio(fc, part):
 
 
 def test_a_plate_faces_the_front_view_beyond_the_facing_ratio(fc, part):
-    from cadbench_wb.app import drawing_pose
+    from cadbench_wb.app.drawing import pose as drawing_pose
 
     ratio = POSE["facing_ratio"]
     _shape, kept = drawing_pose.facing_front(part.makeBox(100, 20 * ratio * 0.99, 20))
@@ -47,7 +47,7 @@ def test_a_plate_faces_the_front_view_beyond_the_facing_ratio(fc, part):
 
 
 def test_a_measurement_off_the_plan_beyond_the_tolerance_is_not_drawn():
-    from cadbench_wb.app import drawing
+    from cadbench_wb.app.drawing import techdraw as drawing
 
     tol = standard.DRAWING["views"]["measure_tolerance_rel"]
     assert drawing.measurement_problem(100 * (1 + 0.9 * tol), 100.0) is None
@@ -60,7 +60,8 @@ def test_a_measurement_off_the_plan_beyond_the_tolerance_is_not_drawn():
 
 def test_drawn_text_is_the_layouts_text_height(fc, part, tmp_path):
     """The layout measures labels at TEXT_HEIGHT: TechDraw's DXF must print them so."""
-    from cadbench_wb.app import drawing, drawing_readback
+    from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.drafting import readback as drawing_readback
 
     made = drawing.make_drawing(part.makeBox(40, 30, 20), str(tmp_path))
     doc = drawing_readback.dxf_document(str(tmp_path / made["files"]["dxf"]))

@@ -17,7 +17,7 @@ DIAGONAL = math.sqrt(LENGTH**2 + WIDTH**2 + HEIGHT**2)
 
 
 def recognised(shape) -> list[tuple]:
-    from cadbench_wb.app import features
+    from cadbench_wb.app.features import recognition as features
 
     return sorted(
         (f["type"], f["kind"], f["attributes"].get("head", ""), f["attributes"].get("bottom", ""))
@@ -26,7 +26,7 @@ def recognised(shape) -> list[tuple]:
 
 
 def of_type(shape, type_) -> list[dict]:
-    from cadbench_wb.app import features
+    from cadbench_wb.app.features import recognition as features
 
     return [f for f in features.recognise(shape)["features"] if f["type"] == type_]
 
@@ -52,7 +52,9 @@ def prism(part, fc, profile, direction):
 
 def test_the_modules_read_the_standards_numbers():
     # nothing is tuned twice: the names the modules use are the standard's values
-    from cadbench_wb.app import brep_graph, feature_regions, features
+    from cadbench_wb.app.features import brep_graph
+    from cadbench_wb.app.features import recognition as features
+    from cadbench_wb.app.features import regions as feature_regions
 
     assert brep_graph.SMOOTH_DEG == RECOGNITION["smooth_deg"]
     assert feature_regions.PARALLEL == features.PARALLEL == RECOGNITION["parallel_cos"]
@@ -64,7 +66,7 @@ def test_the_modules_read_the_standards_numbers():
 
 
 def test_faces_meeting_below_smooth_deg_are_tangent(fc, part):
-    from cadbench_wb.app import brep_graph
+    from cadbench_wb.app.features import brep_graph
 
     limit = RECOGNITION["smooth_deg"]
     for angle, smooth in ((0.9 * limit, True), (1.1 * limit, False)):

@@ -8,8 +8,9 @@ import pytest
 from conftest import REALWORLD, ROOT, score_json
 
 from cadbench_wb import cases
-from cadbench_wb.app import features, threads
-from cadbench_wb.app.feature_stage import case_features, settings_for
+from cadbench_wb.app.features import recognition as features
+from cadbench_wb.app.features.stage import case_features, settings_for
+from cadbench_wb.app.threads import recognition as threads
 from cadbench_wb.metrics import feature_matching
 
 
@@ -182,7 +183,8 @@ def _cases_with_features():
 
 @pytest.mark.parametrize("case", _cases_with_features(), ids=lambda c: c.id)
 def test_bundled_case_features_are_what_its_construction_says(fc, case):
-    from cadbench_wb.app import case_build, loading
+    from cadbench_wb.app import loading
+    from cadbench_wb.app.cases import build as case_build
 
     case_build.build_missing(case)
     reference = loading.load_model(case.reference_path, "reference")

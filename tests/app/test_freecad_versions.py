@@ -65,7 +65,7 @@ def test_sketches_attach_through_the_property_the_kernel_has(fc):
 
 
 def test_the_drawing_template_is_the_shipped_one(fc):
-    from cadbench_wb.app import drawing
+    from cadbench_wb.app.drawing import techdraw as drawing
 
     path = drawing.template_file(fc)
     assert os.path.dirname(path) == os.path.join(ROOT, "resources", "templates")
@@ -123,7 +123,7 @@ def test_freecadcmd_recipe_keeps_the_exit_status_and_the_output(tmp_path):
 
 
 def test_feature_axes_never_carry_a_negative_zero():
-    from cadbench_wb.app.feature_regions import record
+    from cadbench_wb.app.features.regions import record
 
     # _canonical flips (0, 0, -1) to (-0.0, -0.0, 1.0): atan2 and string keys then tell a
     # shape from its copy.

@@ -78,7 +78,7 @@ BY_PLACE = {
 def _located(tmp_path, case_id, full=False):
     """Per target its member count, and referenceCoverageLocated, on the reference itself
     (full: the score result)."""
-    from cadbench_wb.app import case_build
+    from cadbench_wb.app.cases import build as case_build
     from cadbench_wb.app.scoring import score_files
 
     skip = {"reference.step", "candidates", "__pycache__"}

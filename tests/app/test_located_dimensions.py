@@ -18,9 +18,9 @@ GRID = [(30.0 + 30.0 * i, 20.0 + 30.0 * j) for j in range(3) for i in range(4)]
 
 def located_run(fc, reference, candidate, targets, geometry=None):
     """Seed outcomes and located figures of candidate against reference (same frame)."""
-    from cadbench_wb.app import dimension_location as location
-    from cadbench_wb.app.measured_geometry import geometry_of
-    from cadbench_wb.app.spectrum import spectrum_of
+    from cadbench_wb.app.dimensions import location
+    from cadbench_wb.app.dimensions.measured_geometry import geometry_of
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of
 
     case = Case("t", "t", "/nowhere", "reference.step", dimensions=targets)
     ref_spectrum = spectrum_of(reference)
@@ -148,7 +148,7 @@ def test_bindings_choose_the_members_and_none_says_why(fc, part):
 
 
 def test_a_binding_to_a_face_the_reference_lacks_is_a_named_error(fc, part):
-    from cadbench_wb.app import dimension_location as location
+    from cadbench_wb.app.dimensions import location
 
     reference = block_with_hole(fc, part, 12.0)
     case = Case("t", "t", "/nowhere", "r.step")
@@ -161,8 +161,8 @@ def test_a_binding_to_a_face_the_reference_lacks_is_a_named_error(fc, part):
 
 
 def test_a_feature_binding_takes_the_recognised_features_faces(fc, part):
-    from cadbench_wb.app import dimension_location as location
-    from cadbench_wb.app import features as recognition
+    from cadbench_wb.app.dimensions import location
+    from cadbench_wb.app.features import recognition
 
     reference = block_with_hole(fc, part, 12.0, boss_diameter=12.0)
     found = recognition.recognise(reference)
@@ -189,9 +189,9 @@ def test_each_unmeasurable_target_says_why(fc, part, target, code):
     """40 x 30 x 20; an Ø10 hole at (12, 13) drilled 10 deep from the top with a 118° point
     (no face pair, edge or vertex level is 12, 31.4 or 40.3 apart by accident). Its depth
     is the cylinder's seam edge, 10 long: the seed measures it, so it is no case here."""
-    from cadbench_wb.app import dimension_location as location
-    from cadbench_wb.app.measured_geometry import geometry_of
-    from cadbench_wb.app.spectrum import spectrum_of
+    from cadbench_wb.app.dimensions import location
+    from cadbench_wb.app.dimensions.measured_geometry import geometry_of
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of
 
     block = part.makeBox(40, 30, 20)
     tip = 5 / math.tan(math.radians(59))
@@ -213,9 +213,9 @@ def test_a_v_notch_width_between_edges_is_no_face_pair(fc, part):
     """A 60 x 25 x 35 block with a 90° V-groove 10 deep along y, x from 15 to 35: its top
     width, 20, runs between the two edges where the groove meets the top, and no face
     pair, straight edge or face-to-vertex distance of the block is 20."""
-    from cadbench_wb.app import dimension_location as location
-    from cadbench_wb.app.measured_geometry import geometry_of
-    from cadbench_wb.app.spectrum import spectrum_of
+    from cadbench_wb.app.dimensions import location
+    from cadbench_wb.app.dimensions.measured_geometry import geometry_of
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of
 
     points = [fc.Vector(15, 0, 35), fc.Vector(35, 0, 35), fc.Vector(25, 0, 25)]
     prism = part.Face(part.makePolygon(points + [points[0]])).extrude(fc.Vector(0, 25, 0))
@@ -231,9 +231,9 @@ def test_a_depth_ending_on_an_edge_is_no_face_pair(fc, part):
     """A 40 x 30 x 20 block with a 60° V-groove along y, 10 deep, from x = 7: the depth runs
     from the top to the groove's bottom edge, and no face, edge or vertex pair is 10 apart
     along x (7, 12.77, 18.55 from x = 0; 5.77 and 11.55 between)."""
-    from cadbench_wb.app import dimension_location as location
-    from cadbench_wb.app.measured_geometry import geometry_of
-    from cadbench_wb.app.spectrum import spectrum_of
+    from cadbench_wb.app.dimensions import location
+    from cadbench_wb.app.dimensions.measured_geometry import geometry_of
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of
 
     half = 10 * math.tan(math.radians(30))
     points = [fc.Vector(7, 0, 20), fc.Vector(7 + 2 * half, 0, 20), fc.Vector(7 + half, 0, 10)]

@@ -27,7 +27,7 @@ def renumbered(part, shape):
 
 
 def bind(shape, **geometry):
-    from cadbench_wb.app import dimension_location as location
+    from cadbench_wb.app.dimensions import location
 
     case = Case("t", "t", "/nowhere", "r.step")
     case.dimensions = [Dimension("d", "diameter", 12.0, geometry=geometry)]
@@ -79,14 +79,14 @@ def test_the_same_place_finds_the_same_face_when_the_faces_are_renumbered(fc, pa
 
 
 def test_a_point_on_no_face_is_a_named_error(fc, part):
-    from cadbench_wb.app import dimension_location as location
+    from cadbench_wb.app.dimensions import location
 
     with pytest.raises(location.BindingInvalid, match=r"geometry.at \[40, 20, 30\]: no face"):
         bind(plate(fc, part), at=[[40.0, 20.0, 30.0]])  # above the top, beside the boss
 
 
 def test_a_point_on_an_edge_names_both_faces_and_a_direction_settles_it(fc, part):
-    from cadbench_wb.app import dimension_location as location
+    from cadbench_wb.app.dimensions import location
 
     reference = plate(fc, part)
     with pytest.raises(location.BindingInvalid, match="2 faces pass through it") as caught:
@@ -108,7 +108,7 @@ def test_a_point_on_an_edge_names_both_faces_and_a_direction_settles_it(fc, part
 def test_a_point_is_on_a_face_within_the_linear_tolerance(fc, part, above, binds):
     """standard.LINEAR_TOLERANCE_ABS_MM (0.05 mm, seed 001's linear tolerance) on either
     side: a point written to the drawing's precision still names its face."""
-    from cadbench_wb.app import dimension_location as location
+    from cadbench_wb.app.dimensions import location
 
     assert standard.LINEAR_TOLERANCE_ABS_MM == 0.05
     point = [[40.0, 30.0, 20.0 + above]]  # over the top, away from hole and boss

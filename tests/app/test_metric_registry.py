@@ -66,7 +66,7 @@ def test_a_missing_stage_module_fails_the_scoring_loudly(tmp_path, models):
     ignore = shutil.ignore_patterns("__pycache__")
     shutil.copytree(os.path.join(ROOT, "cadbench_wb"), tmp_path / "cadbench_wb", ignore=ignore)
     shutil.copytree(os.path.join(ROOT, "resources"), tmp_path / "resources", ignore=ignore)
-    os.remove(tmp_path / "cadbench_wb/app/thread_stage.py")
+    os.remove(tmp_path / "cadbench_wb/app/threads/stage.py")
     process = subprocess.run(
         [sys.executable, "-m", "cadbench_wb", "score", models["holed"], models["holed_moved"]]
         + ["--json", "-", "--only", "shape"],
@@ -78,7 +78,7 @@ def test_a_missing_stage_module_fails_the_scoring_loudly(tmp_path, models):
     )
     # Even with only the shape asked for, a registry that names a missing module is broken.
     assert process.returncode == 3, (process.returncode, process.stdout, process.stderr)
-    assert "cadbench_wb.app.thread_stage" in process.stderr
+    assert "cadbench_wb.app.threads.stage" in process.stderr
     assert "Traceback" not in process.stderr
     assert '"PASS"' not in process.stdout
 

@@ -119,7 +119,8 @@ def test_declarations_match_what_case_verify_checks(spectra):
 def test_techdraw_page_dimensions_are_read_in_model_units(fc, plate):
     import TechDraw  # noqa: F401 - registers the TechDraw document types
 
-    from cadbench_wb.app import drawing, kernel_compat
+    from cadbench_wb.app import kernel_compat
+    from cadbench_wb.app.drawing import techdraw as drawing
 
     doc = fc.newDocument("picking_techdraw")
     try:
@@ -157,7 +158,7 @@ def test_picked_faces_are_bound_by_place_the_scorer_resolves_back_to_them(fc, pa
     """A hole's cylinder: a point on its wall (centre of mass projected), its axis; two
     parallel planes: one point each and their normal. The same place names the same faces
     on a copy whose faces are numbered the other way round."""
-    from cadbench_wb.app import dimension_location as location
+    from cadbench_wb.app.dimensions import location
 
     hole = _names(plate, "Face", lambda f: _hole_at(f, 17))
     (binding,) = [picking.place_binding(plate, hole)]

@@ -4,7 +4,8 @@
 import pytest
 
 from cadbench_wb import standard
-from cadbench_wb.app import shape_fidelity, time_budget
+from cadbench_wb.app.shape import fidelity as shape_fidelity
+from cadbench_wb.app.shape import time_budget
 
 
 def test_the_child_gives_the_same_volumes_as_this_process(fc, part):

@@ -19,7 +19,7 @@ def test_features_of_a_mesh_candidate_are_not_applicable(models):
 def test_a_refused_tessellation_is_repaired_before_the_mesh_route_gives_up():
     import numpy as np
 
-    from cadbench_wb.app import meshing
+    from cadbench_wb.app.shape import meshing
 
     # A unit cube's 12 facets, plus a zero-area sliver along an edge (a ninth vertex on it)
     # and a duplicated facet: manifold3d refuses it; cleaned up it is the cube, volume 1.
@@ -36,7 +36,8 @@ def test_a_refused_tessellation_is_repaired_before_the_mesh_route_gives_up():
 
 
 def test_a_tessellation_refused_after_every_retry_names_each_step(fc, part):
-    from cadbench_wb.app import meshing, shape_fidelity
+    from cadbench_wb.app.shape import fidelity as shape_fidelity
+    from cadbench_wb.app.shape import meshing
 
     # A "solid" made from five of a cube's six faces: every tessellation of it is open, so
     # manifold3d refuses it as tessellated, repaired and finer; the reason says so for the

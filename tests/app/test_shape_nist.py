@@ -10,7 +10,7 @@ import os
 import pytest
 from conftest import ROOT, score_json
 
-from cadbench_wb.app import samples
+from cadbench_wb.app.cases import samples
 
 NIST = os.path.join(ROOT, "tests", "data", "nist")
 

@@ -16,7 +16,7 @@ def values(spectrum, family):
 
 @pytest.fixture(scope="module")
 def spectra(fc, part):
-    from cadbench_wb.app.spectrum import spectrum_of
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of
 
     return spectrum_of
 

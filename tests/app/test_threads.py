@@ -6,8 +6,10 @@ import os
 import pytest
 from conftest import REALWORLD, score_json
 
-from cadbench_wb.app import loading, thread_models, threads
+from cadbench_wb.app import loading
+from cadbench_wb.app.cases import thread_models
 from cadbench_wb.app.scoring import score_files
+from cadbench_wb.app.threads import recognition as threads
 
 
 def load(relative):
@@ -126,7 +128,7 @@ def test_thread_cases_score_as_built():
     from conftest import ROOT
 
     from cadbench_wb import cases
-    from cadbench_wb.app import case_build
+    from cadbench_wb.app.cases import build as case_build
 
     for name in ("thread_bolt_m8", "thread_nut_m10"):
         case = cases.load_case(os.path.join(ROOT, "cases", name))

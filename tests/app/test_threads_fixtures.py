@@ -24,7 +24,8 @@ import pytest
 from conftest import ROOT
 
 from cadbench_wb import standard
-from cadbench_wb.app import thread_flanks, threads
+from cadbench_wb.app.threads import flanks as thread_flanks
+from cadbench_wb.app.threads import recognition as threads
 
 DATA = os.path.join(ROOT, "tests", "data", "threads")
 PITCH_REL = 2e-3

@@ -32,7 +32,7 @@ def addon_run(fc, tmp_path_factory):
     missing = launch.missing_programs()
     if missing:
         pytest.skip(f"GUI test needs {', '.join(missing)} (make setup installs them)")
-    from cadbench_wb.app import case_build
+    from cadbench_wb.app.cases import build as case_build
 
     folder = tmp_path_factory.mktemp("addon")
     home = folder / "home"

@@ -26,7 +26,7 @@ def bundled(fc, tmp_path_factory):
     missing = launch.missing_programs()
     if missing:
         pytest.skip(f"GUI test needs {', '.join(missing)} (make setup installs them)")
-    from cadbench_wb.app import case_build
+    from cadbench_wb.app.cases import build as case_build
 
     folder = tmp_path_factory.mktemp("bundled")
     # A fresh clone holds no generated files (cases/.gitignore): build a copy of the case.

@@ -28,7 +28,7 @@ V_MISSING = 20 * math.pi * (6**2 - 5**2)
 V_EXTRA = 10 * 10 * 5
 V_COMMON = V_REFERENCE - V_MISSING
 IOU = V_COMMON / (V_REFERENCE + V_EXTRA)
-HAS_DIMENSIONS = importlib.util.find_spec("cadbench_wb.app.dimension_stage") is not None
+HAS_DIMENSIONS = importlib.util.find_spec("cadbench_wb.app.dimensions.stage") is not None
 
 
 def _build_case(fc, part, folder):

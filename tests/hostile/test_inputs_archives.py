@@ -11,8 +11,9 @@ import zipfile
 import pytest
 from inputs_support import cli, json_of, refused
 
-from cadbench_wb import fcstd_archive, standard
+from cadbench_wb import standard
 from cadbench_wb.errors import DeliveryFailure
+from cadbench_wb.inputs import fcstd_archive
 
 LIMIT = ("--timeout", "120")
 

@@ -11,7 +11,7 @@ import yaml
 from inputs_support import ROOT, cli, refused
 
 from cadbench_wb import cases, standard
-from cadbench_wb.bounded_yaml import BoundedSafeLoader, YamlLimit
+from cadbench_wb.inputs.bounded_yaml import BoundedSafeLoader, YamlLimit
 
 HEADER = "id: hostile\ntitle: a hostile case\nreference: ref.step\n"
 

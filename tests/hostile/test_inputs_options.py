@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Options validated at the command line (argparse types in input_checks.py): a time
+"""Options validated at the command line (argparse types in inputs/checks.py): a time
 limit that is not a finite positive number, a memory limit below what numpy and FreeCAD
 need to import, a Dask address with an unknown scheme: each a usage error (exit 2) with
 a message, never a traceback, a reference blamed or a scoring started."""
@@ -9,7 +9,8 @@ import argparse
 import pytest
 from inputs_support import cli
 
-from cadbench_wb import input_checks, standard
+from cadbench_wb import standard
+from cadbench_wb.inputs import checks as input_checks
 
 BAD_TIMEOUTS = ["nan", "-1", "inf", "0", "-inf", "soon"]
 COMMANDS = {

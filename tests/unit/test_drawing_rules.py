@@ -7,8 +7,9 @@ Pure Python: views are built from lines and circles whose sizes are the construc
 
 import math
 
-from cadbench_wb.app import drawing_circles, drawing_layout
-from cadbench_wb.app.drawing_plan import Arc, Candidate, Line, ViewGeometry
+from cadbench_wb.drafting import circles as drawing_circles
+from cadbench_wb.drafting import layout as drawing_layout
+from cadbench_wb.drafting.plan import Arc, Candidate, Line, ViewGeometry
 
 
 def _plate_view(holes, width=200.0, height=120.0, radius=3.5) -> ViewGeometry:

@@ -12,15 +12,13 @@ import math
 import pytest
 
 from cadbench_wb import standard
-from cadbench_wb.app import (
-    drawing_checks,
-    drawing_circles,
-    drawing_layout,
-    drawing_origin,
-    drawing_plan,
-    drawing_pose,
-)
-from cadbench_wb.app.drawing_plan import Candidate, Line
+from cadbench_wb.app.drawing import origin as drawing_origin
+from cadbench_wb.app.drawing import pose as drawing_pose
+from cadbench_wb.drafting import circles as drawing_circles
+from cadbench_wb.drafting import layout as drawing_layout
+from cadbench_wb.drafting import plan as drawing_plan
+from cadbench_wb.drafting import sheet_checks as drawing_checks
+from cadbench_wb.drafting.plan import Candidate, Line
 
 DRAWING = standard.DRAWING
 

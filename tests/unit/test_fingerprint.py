@@ -44,8 +44,8 @@ def test_a_copy_of_the_package_has_the_same_stamps(package_copy):
 @pytest.mark.parametrize(
     "rel",
     [
-        "app/features.py",  # semanticMatch's recognition, imported by its stage
-        "app/shape_fidelity.py",
+        "app/features/recognition.py",  # semanticMatch's recognition, imported by its stage
+        "app/shape/fidelity.py",
         "metrics/located_dimensions.py",  # reached through dimension_stage
         "result.py",  # the old hand-kept list left it out
         "standard.py",
@@ -66,7 +66,7 @@ def test_the_metric_stamp_changes_with_every_scoring_module(package_copy, rel):
         "commands/info.py",
         "drafting/checks.py",  # dxf-check: not a 3D metric
         "__init__.py",  # the version
-        "app/case_build.py",
+        "app/cases/build.py",
     ],
 )
 def test_the_stamps_stay_when_a_module_no_metric_reaches_changes(package_copy, rel):
@@ -77,7 +77,7 @@ def test_the_stamps_stay_when_a_module_no_metric_reaches_changes(package_copy, r
 
 def test_the_drawing_stamp_follows_the_drawing_chain_only(package_copy):
     metric, drawing = _stamps(package_copy)
-    _touch(package_copy, "app/drawing_plan.py")
+    _touch(package_copy, "drafting/plan.py")
     assert _stamps(package_copy) == (metric, _stamps(package_copy)[1])
     assert _stamps(package_copy)[1] != drawing
     _touch(package_copy, "../resources/templates/A2_Landscape_ISO7200TD.svg")
@@ -91,8 +91,8 @@ def test_a_thread_table_is_sealed_in_the_metric_stamp(package_copy):
 
 
 def test_a_missing_registered_module_fails_the_stamp_loudly(package_copy):
-    os.remove(os.path.join(package_copy, "app/thread_stage.py"))
-    with pytest.raises(registry.MetricNotLoadable, match="cadbench_wb.app.thread_stage"):
+    os.remove(os.path.join(package_copy, "app/threads/stage.py"))
+    with pytest.raises(registry.MetricNotLoadable, match="cadbench_wb.app.threads.stage"):
         _stamps(package_copy)
     fingerprint.sealed_files.cache_clear()
 

@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""How a part is held for its drawing and which views show it, as a drafter decides.
+
+Squared up to the axes, its longest extent lying across the front view, the standard
+views plus those a feature needs, and which views TechDraw projects polygonally.
+"""
+
+import math
+
+from cadbench_wb import standard
+
+ORTHOGRAPHIC = ("Front", "Top", "Right")
+# Where each view looks from (TechDraw's Direction points from the part to the viewer).
+DIRECTIONS = {
+    "Front": (0, -1, 0),
+    "Top": (0, 0, 1),
+    "Right": (1, 0, 0),
+    "Rear": (0, 1, 0),
+    "Bottom": (0, 0, -1),
+    "Left": (-1, 0, 0),
+}
+ISO = "Iso"
+
+# Tuned numbers, with their reasons: standard.DRAWING["pose"].
+SQUARE_TOLERANCE_DEG = standard.DRAWING["pose"]["square_tolerance_deg"]
+LYING_RATIO = standard.DRAWING["pose"]["lying_ratio"]
+FACING_RATIO = standard.DRAWING["pose"]["facing_ratio"]
+HEAVY_FACES = standard.DRAWING["pose"]["heavy_faces"]
+HEAVY_SHARE = standard.DRAWING["pose"]["heavy_share"]
+
+
+def posed(shape) -> tuple:
+    """(shape, squared-up degrees, orientation text or None): the part held as it is
+    drawn -- squared up, lying down, its larger side facing the front view."""
+    shape, squared = squared_up(shape)
+    shape, turned = lying_down(shape)
+    shape, faced = facing_front(shape)
+    return shape, squared, "; ".join(t for t in (turned, faced) if t) or None
+
+
+def squared_up(shape) -> tuple:
+    """The shape turned by the small rotation that makes its nearly axis-parallel faces and
+    cylinder axes exactly parallel to the axes (within SQUARE_TOLERANCE_DEG), and that
+    rotation's angle in degrees. A candidate aligned onto its reference carries the
+    alignment's last thousandths of a degree: its holes would project as ellipses and its
+    edges miss the levels of a square view. Faces meant to be inclined stay as they are."""
+    import numpy as np  # noqa: PLC0415
+
+    from cadbench_wb.app.shape import fidelity as shape_fidelity  # noqa: PLC0415
+
+    pairs = []  # (weight, direction, the axis it is turned onto)
+    limit = math.cos(math.radians(SQUARE_TOLERANCE_DEG))
+    for face in shape.Faces:
+        direction = _face_direction(face)
+        if direction is None:
+            continue
+        v = np.array([direction.x, direction.y, direction.z])
+        axis = int(np.argmax(np.abs(v)))
+        if abs(v[axis]) < limit:
+            continue  # an inclined face: not squared, and no say in the rotation
+        target = np.zeros(3)
+        target[axis] = math.copysign(1.0, v[axis])
+        pairs.append((face.Area, v, target))
+    if not pairs:
+        return shape, 0.0
+    if len({int(np.argmax(np.abs(t))) for _, _, t in pairs}) == 1:
+        # One axis only (a plain turned part): the least turn that squares it; a
+        # best fit would leave the turn about that axis undetermined.
+        target = pairs[0][2]
+        mean = sum(w * v * np.sign(v @ target) for w, v, t in pairs)
+        rotation = _turn_onto(mean / np.linalg.norm(mean), target)
+    else:
+        covariance = sum(w * np.outer(t, v) for w, v, t in pairs)
+        u, _, vt = np.linalg.svd(covariance)
+        rotation = u @ np.diag([1.0, 1.0, np.linalg.det(u @ vt)]) @ vt
+    angle = math.degrees(math.acos(max(-1.0, min(1.0, (np.trace(rotation) - 1) / 2))))
+    if angle < 1e-9:
+        return shape, 0.0
+    center = shape.BoundBox.Center
+    c = np.array([center.x, center.y, center.z])
+    return shape_fidelity.placed(shape, rotation, c - rotation @ c), angle
+
+
+def _turn_onto(v, target):
+    """The rotation matrix of the least turn taking unit vector v onto unit vector target."""
+    import numpy as np  # noqa: PLC0415
+
+    axis = np.cross(v, target)
+    sine, cosine = np.linalg.norm(axis), float(v @ target)
+    if sine < 1e-15:
+        return np.eye(3)
+    k = axis / sine
+    cross = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    return np.eye(3) + sine * cross + (1 - cosine) * cross @ cross
+
+
+def _face_direction(face):
+    """A plane's normal or a cylinder's or cone's axis (sign as given)."""
+    import Part  # noqa: PLC0415
+
+    surface = face.Surface
+    if isinstance(surface, Part.Plane):
+        u0, u1, v0, v1 = face.ParameterRange
+        return face.normalAt((u0 + u1) / 2, (v0 + v1) / 2)
+    if isinstance(surface, (Part.Cylinder, Part.Cone)):
+        return surface.Axis
+    return None
+
+
+def lying_down(shape) -> tuple:
+    """The shape turned so that its longest extent runs across the front view, as a
+    drafter draws a shaft lying; (shape, what was turned) -- the dimensions are the same."""
+    import FreeCAD  # noqa: PLC0415
+
+    box = shape.BoundBox
+    lengths = {"x": box.XLength, "y": box.YLength, "z": box.ZLength}
+    longest = max(lengths, key=lambda k: (lengths[k], k == "x"))
+    if longest == "x" or lengths[longest] <= LYING_RATIO * lengths["x"]:
+        return shape, None
+    turned = shape.copy()
+    axis = FreeCAD.Vector(0, 1, 0) if longest == "z" else FreeCAD.Vector(0, 0, 1)
+    turned.rotate(box.Center, axis, 90 if longest == "z" else -90)
+    return turned, f"{longest} axis turned to x"
+
+
+def facing_front(shape) -> tuple:
+    """The shape turned about x so that the front view shows its larger side: a plate is
+    drawn with its face in the front view and its thickness in the top view, not as an
+    edge-on sliver; (shape, what was turned)."""
+    import FreeCAD  # noqa: PLC0415
+
+    box = shape.BoundBox
+    if box.YLength <= FACING_RATIO * box.ZLength:
+        return shape, None
+    turned = shape.copy()
+    turned.rotate(box.Center, FreeCAD.Vector(1, 0, 0), 90)
+    return turned, "y axis turned to z"
+
+
+def view_sizes(shape, names) -> dict:
+    """Width and height (model mm) of each view, from the bounding box."""
+    box = shape.BoundBox
+    across = {"x": box.XLength, "y": box.YLength, "z": box.ZLength}
+    spans = {
+        "Front": ("x", "z"),
+        "Rear": ("x", "z"),
+        "Top": ("x", "y"),
+        "Bottom": ("x", "y"),
+        "Right": ("y", "z"),
+        "Left": ("y", "z"),
+    }
+    sizes = {name: (across[spans[name][0]], across[spans[name][1]]) for name in names}
+    sizes[ISO] = (box.DiagonalLength, box.DiagonalLength * 0.8)
+    return sizes
+
+
+def extra_views(shape) -> tuple:
+    """The rear, bottom or left-hand views a drafter adds: where a hole or boss shows its
+    circle only from there (a counterbore on the underside)."""
+    import Part  # noqa: PLC0415
+
+    seen_from = {}
+    # Planes by the edges they hold (shape.ancestorsOfType per edge took 3 s on 270 faces).
+    planes_of = {}
+    for face in shape.Faces:
+        if isinstance(face.Surface, Part.Plane):
+            for edge in face.Edges:
+                planes_of.setdefault(edge.hashCode(), []).append(face)
+    for face in shape.Faces:
+        surface = face.Surface
+        if not isinstance(surface, Part.Cylinder):
+            continue
+        axis = surface.Axis
+        directions = set()
+        for edge in face.Edges:
+            if not isinstance(edge.Curve, Part.Circle):
+                continue
+            for neighbour in planes_of.get(edge.hashCode(), ()):
+                if not neighbour.Edges or not any(e.isSame(edge) for e in neighbour.Edges):
+                    continue
+                u0, u1, v0, v1 = neighbour.ParameterRange
+                normal = neighbour.normalAt((u0 + u1) / 2, (v0 + v1) / 2)
+                if abs(abs(normal.dot(axis)) - 1) < 1e-6:
+                    directions.add(_direction_name(normal))
+        key = (round(surface.Radius, 4), _rounded_vector(surface.Center, axis))
+        seen_from.setdefault(key, set()).update(d for d in directions if d)
+    needed = set()
+    for directions in seen_from.values():
+        if directions and not directions & set(ORTHOGRAPHIC):
+            needed.add(min(directions, key=list(DIRECTIONS).index))
+    return tuple(name for name in DIRECTIONS if name in needed)
+
+
+def _direction_name(vector):
+    for name, (x, y, z) in DIRECTIONS.items():
+        if abs(vector.x - x) + abs(vector.y - y) + abs(vector.z - z) < 1e-6:
+            return name
+    return None
+
+
+def _rounded_vector(center, axis) -> tuple:
+    """A point of the axis line that is the same for every face on that line."""
+    foot = center - axis * center.dot(axis)
+    return tuple(round(c, 3) + 0.0 for c in (foot.x, foot.y, foot.z))
+
+
+def views_to_draw(shape) -> tuple:
+    """(orthographic view names, names of the views drawn polygonally). A threaded part is
+    drawn with polygonal hidden-line removal: curves come out as short lines, so its
+    diameters are read across its cylinders' silhouettes, and extra views (which would
+    only add circles) are not drawn."""
+    if is_heavy(shape):
+        return ORTHOGRAPHIC, set(ORTHOGRAPHIC) | {ISO}
+    return ORTHOGRAPHIC + extra_views(shape), set()
+
+
+def is_heavy(shape) -> bool:
+    """Whether exact hidden-line removal would take minutes: a modelled thread (a helix of
+    B-spline or swept faces). Measured on an M8 bolt: 25 s for a side view, 230 s looking
+    at its tip, under a second with TechDraw's polygonal removal (CoarseView)."""
+    import Part  # noqa: PLC0415
+
+    exact = (Part.Plane, Part.Cylinder, Part.Cone, Part.Sphere, Part.Toroid)
+    free_form = sum(not isinstance(f.Surface, exact) for f in shape.Faces)
+    return threaded_by_count(free_form, len(shape.Faces))
+
+
+def threaded_by_count(free_form: int, faces: int) -> bool:
+    """Whether free_form of faces free-form faces make a part a modelled thread."""
+    return free_form >= HEAVY_FACES and free_form >= HEAVY_SHARE * faces

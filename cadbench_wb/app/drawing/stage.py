@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The drawingMatch stage: a TechDraw drawing of each body, read back by what it prints.
+
+Writes ``drawingMatch`` (share of the case's target dimensions the candidate's drawing
+displays), ``drawingSelfTest`` (the same for the reference's drawing: seed 000's ceiling),
+``drawingFingerprint`` (the drawing chain's own stamp) and ``drawing`` (files, scale, the
+per-target detail). Seed 000: this is self-consistency, not proof of shape -- a wrongly
+built body can document itself perfectly; shapeIoU says whether the shape is right.
+
+The reference's drawing depends only on the reference file, the case's targets and the
+drawing chain, so it is made once and kept in a cache (options["drawing_cache"], else
+~/.cache/cadbench/drawings) under a hash of the three.
+"""
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+
+from cadbench_wb import fingerprint
+from cadbench_wb import result as results
+from cadbench_wb.metrics import verdicts
+
+METRIC = "drawingMatch"
+PROJECTION = "first"  # ISO's default; the projection changes places, not printed values
+NOTE = "self-consistency, not proof of shape (seed 000: shape 0.423 scored drawing 1.000)"
+
+
+def drawing_stage(context) -> None:
+    result = context.result
+    result["drawingFingerprint"] = fingerprint.drawing_fingerprint({"projection": PROJECTION})
+    case = context.case
+    if case is None or not case.dimensions:
+        _not_applicable(result, _no_targets(case))
+        return
+    with _drawing_folder(context.options) as (folder, keep):
+        _score(context, case, folder, keep)
+
+
+def reference_stage(reference, case, options: dict, result: dict) -> None:
+    """On a failed delivery: whether the metric applies, and the case's ceiling (the
+    reference's own drawing), which belongs to the case, not to the missing candidate."""
+    result["drawingFingerprint"] = fingerprint.drawing_fingerprint({"projection": PROJECTION})
+    if case is None or not case.dimensions:
+        _not_applicable(result, _no_targets(case))
+        return
+    with _drawing_folder(options) as (folder, keep):
+        drawn = _reference_drawing(reference, case, options, result, folder)
+    ceiling = drawn.get("match")
+    result["drawingSelfTest"] = ceiling["value"] if ceiling else None
+    if ceiling:
+        result["verdicts"][METRIC]["ceiling"] = ceiling["value"]
+    result["verdicts"][METRIC]["note"] = NOTE
+
+
+def _no_targets(case) -> str:
+    return "no case: no target dimensions" if case is None else "the case lists no dimensions"
+
+
+@contextlib.contextmanager
+def _drawing_folder(options: dict):
+    """options["drawing_dir"] (kept), else a temporary folder removed afterwards."""
+    folder = options.get("drawing_dir")
+    if folder:
+        yield folder, True
+        return
+    folder = tempfile.mkdtemp(prefix="cadbench-drawing-")
+    try:
+        yield folder, False
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _score(context, case, folder: str, keep: bool) -> None:
+    result = context.result
+    started = time.perf_counter()
+    candidate = _drawn(context.aligned, os.path.join(folder, "candidate"), case, "candidate")
+    context.timing["drawing_candidate"] = time.perf_counter() - started
+    started = time.perf_counter()
+    reference = _reference_drawing(context.reference, case, context.options, context.result, folder)
+    context.timing["drawing_reference"] = time.perf_counter() - started
+
+    match = candidate.get("match")
+    ceiling = reference.get("match")
+    value = match["value"] if match else None
+    self_test = ceiling["value"] if ceiling else None
+    result[METRIC] = value
+    result["drawingSelfTest"] = self_test
+    result["drawing"] = {
+        "applicable": True,
+        "kept": keep,
+        "note": NOTE,
+        "candidate": _summary(candidate, "candidate"),
+        "reference": _summary(reference, "reference"),
+        "dimensions": match["dimensions"] if match else [],
+    }
+    if value is None:
+        reason = f"the candidate could not be drawn: {candidate['failure']}"
+        entry = verdicts.verdict(METRIC, None, reason=reason)
+    else:
+        entry = verdicts.verdict(METRIC, value, ceiling=self_test)
+        entry["reason"] += f" ({match['found']} of {match['of']} targets displayed"
+        if self_test is not None:
+            entry["reason"] += f"; the reference's drawing displays {ceiling['found']})"
+        else:
+            entry["reason"] += f"; the reference could not be drawn: {reference['failure']})"
+    entry["note"] = NOTE
+    result["verdicts"][METRIC] = entry
+
+
+def _drawn(shape, folder: str, case, title: str) -> dict:
+    """Make and read back one drawing; a failure is reported, never raised: the other
+    metrics stand whatever TechDraw does with an odd shape."""
+    from cadbench_wb.app.drawing import techdraw as drawing  # noqa: PLC0415
+    from cadbench_wb.drafting import readback as drawing_readback  # noqa: PLC0415
+
+    try:
+        made = drawing.make_drawing(shape, folder, case=case, title=title)
+        read = drawing_readback.read_back(folder, made)
+    except Exception as exc:  # TechDraw and OCC raise anything; the reason is reported
+        return {"failure": f"{type(exc).__name__}: {exc}", "match": None}
+    match = drawing_readback.target_match(case.dimensions, read["displayed"])
+    return {"failure": None, "made": made, "read": read, "match": match}
+
+
+def _reference_drawing(reference, case, options: dict, result: dict, folder: str) -> dict:
+    """The reference's drawing, from the cache when this reference, these targets and
+    this drawing chain were drawn before (its files are copied in, so the result is the
+    same whether or not it came from the cache)."""
+    folder = os.path.join(folder, "reference")
+    cache_dir = os.path.join(_cache_root(options), _cache_key(reference, case, result))
+    record = os.path.join(cache_dir, "drawing.json")
+    if os.path.isfile(record):
+        try:
+            with open(record, encoding="utf-8") as handle:
+                cached = json.load(handle)
+            shutil.copytree(cache_dir, folder, dirs_exist_ok=True)
+            os.remove(os.path.join(folder, "drawing.json"))
+            return cached
+        except (OSError, ValueError):
+            pass  # a damaged entry is drawn again
+    drawn = _drawn(reference.shape, folder, case, "reference")
+    if drawn["failure"] is None:
+        _store(folder, cache_dir, drawn)
+    return drawn
+
+
+def _store(folder: str, cache_dir: str, drawn: dict) -> None:
+    """Write the cache entry beside its final place and rename it in: two scorings of one
+    reference at once leave one complete entry."""
+    parent = os.path.dirname(cache_dir)
+    try:
+        os.makedirs(parent, exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=".staging-", dir=parent)
+    except OSError:
+        return  # no writable cache: the next scoring draws the reference again
+    try:
+        shutil.copytree(folder, staging, dirs_exist_ok=True)
+        with open(os.path.join(staging, "drawing.json"), "w", encoding="utf-8") as handle:
+            json.dump(results.rounded(drawn), handle, sort_keys=True)
+        os.replace(staging, cache_dir)
+    except OSError:
+        pass  # another process stored the same entry first
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _cache_root(options: dict) -> str:
+    if options.get("drawing_cache"):
+        return options["drawing_cache"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "cadbench", "drawings")
+
+
+def _cache_key(reference, case, result: dict) -> str:
+    digest = result.get("reference", {}).get("sha256") or results.file_digest(reference.path)
+    targets = [[d.id, d.kind, d.value, d.tolerance] for d in case.dimensions]
+    payload = json.dumps(
+        [digest, targets, PROJECTION, fingerprint.drawing_fingerprint({"projection": PROJECTION})]
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()[:24]
+
+
+def _summary(drawn: dict, folder: str) -> dict:
+    if drawn.get("failure"):
+        return {"failure": drawn["failure"]}
+    made, read, match = drawn["made"], drawn["read"], drawn["match"]
+    return {
+        "failure": None,
+        "files": {k: f"{folder}/{v}" for k, v in sorted(made["files"].items())},
+        "exports": made["exports"],
+        "scale": made["scale"],
+        "projection": made["projection"],
+        "sheet": made["sheet"],
+        "fitsSheet": made["fitsSheet"],
+        "displayed": [
+            {k: d[k] for k in ("name", "view", "printed", "family", "value", "target")}
+            for d in read["displayed"]
+        ],
+        "dropped": made["dropped"],
+        "crossCheck": read["crossCheck"],
+        "overlappingLabels": read["overlappingLabels"],
+        "layoutChecks": read["layoutChecks"],
+        "found": match["found"],
+        "of": match["of"],
+    }
+
+
+def _not_applicable(result: dict, reason: str) -> None:
+    result[METRIC] = None
+    result["drawingSelfTest"] = None
+    result["drawing"] = {"applicable": False, "reason": reason}
+    entry = verdicts.verdict(METRIC, None, reason=reason)
+    entry["applicable"] = False
+    result["verdicts"][METRIC] = entry

@@ -1,0 +1,431 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Best-possible rigid alignment of a candidate onto its reference (seed 000).
+
+Proper rotations and translations only: a mirror image is never aligned onto its
+reference and scale is never aligned away. Poses are proposed from the pose as delivered,
+the 24 axis-aligned rotations between the two solids' principal frames of inertia, a
+sweep about the unique axis of axisymmetric parts, and frames from dominant face
+directions (with their 24 axis-aligned rotations). Every proposal is scored by a cheap
+proxy (interior points of each solid tested against the other's column occupancy), the
+leading ones are refined by point-to-plane ICP until none left could beat the best, and
+the winner is snapped onto exactly coinciding B-rep vertices so that the exact booleans
+(shape_fidelity.py, run once on the final pose) see shared faces as shared. The fine
+tessellations made here are handed on for the cross-checks.
+"""
+
+import dataclasses
+import math
+
+import numpy as np
+
+from cadbench_wb import standard
+from cadbench_wb.app.shape import meshing
+from cadbench_wb.metrics import icp, rigid, sampling
+from cadbench_wb.metrics.sampling import ColumnOccupancy
+
+
+@dataclasses.dataclass
+class Pose:
+    rotation: np.ndarray
+    translation: np.ndarray
+    proxy_iou: float = 0.0
+    origin: str = ""
+
+    def as_dict(self) -> dict:
+        return {
+            "rotation": self.rotation.tolist(),
+            "translation": self.translation.tolist(),
+            "proxyIoU": self.proxy_iou,
+            "origin": self.origin,
+        }
+
+
+@dataclasses.dataclass
+class Alignment:
+    best: Pose
+    ambiguous: bool
+    alternatives: list[Pose]
+    evaluated: int
+    degeneracy: str
+    meshes: tuple | None = None  # fine (vertices, triangles) of reference and candidate
+    refined: int = 0  # proposals refined by ICP
+
+    def aligned_meshes(self) -> tuple | None:
+        """The fine meshes of the reference and of the candidate in the best pose, for the
+        cross-checks (moving the vertices costs nothing; tessellating again would)."""
+        if self.meshes is None:
+            return None
+        mesh_ref, (vertices, triangles) = self.meshes
+        moved = vertices @ self.best.rotation.T + self.best.translation
+        return mesh_ref, (moved, triangles)
+
+    def as_dict(self) -> dict:
+        angle = rigid.angle_between(np.eye(3), self.best.rotation)
+        return {
+            "rotation": self.best.rotation.tolist(),
+            "translation": self.best.translation.tolist(),
+            "rotationAngleDeg": angle,
+            "proxyIoU": self.best.proxy_iou,
+            "origin": self.best.origin,
+            "ambiguous": self.ambiguous,
+            "alternatives": [p.as_dict() for p in self.alternatives[:ALTERNATIVES_LISTED]],
+            "alternativeCount": len(self.alternatives),
+            "posesEvaluated": self.evaluated,
+            "posesRefined": self.refined,
+            "inertia": self.degeneracy,
+        }
+
+
+def mass_properties(shape) -> tuple[float, np.ndarray, np.ndarray]:
+    """Volume, centroid and inertia tensor about the centroid (unit density) of all solids."""
+    total, moment = 0.0, np.zeros(3)
+    parts = []
+    for solid in shape.Solids:
+        volume = solid.Volume
+        centre = np.array(tuple(solid.CenterOfMass))
+        matrix = solid.MatrixOfInertia
+        inertia = np.array([[matrix.A[4 * i + j] for j in range(3)] for i in range(3)])
+        parts.append((volume, centre, inertia))
+        total += volume
+        moment += volume * centre
+    centroid = moment / total
+    tensor = np.zeros((3, 3))
+    for volume, centre, inertia in parts:
+        d = centre - centroid
+        tensor += inertia + volume * (np.dot(d, d) * np.eye(3) - np.outer(d, d))
+    return total, centroid, tensor
+
+
+def mesh_mass_properties(vertices: np.ndarray, triangles: np.ndarray):
+    """Volume, centroid and inertia tensor about the centroid (unit density) of a closed,
+    outward triangle mesh: sums over the tetrahedra each triangle makes with a fixed point
+    (the box centre, against cancellation). For a tetrahedron (0, a, b, c) of signed volume
+    det / 6, the integral of x x^T is det / 120 (a a^T + b b^T + c c^T + s s^T), s = a+b+c."""
+    origin = (vertices.min(axis=0) + vertices.max(axis=0)) / 2
+    a, b, c = (vertices[triangles[:, k]] - origin for k in range(3))
+    det = np.einsum("ij,ij->i", a, np.cross(b, c))
+    volume = float(det.sum() / 6)
+    centre = ((a + b + c) * det[:, None]).sum(axis=0) / 24 / volume
+    total = a + b + c
+    second = sum(np.einsum("i,ij,ik->jk", det, v, v) for v in (a, b, c, total)) / 120
+    second -= volume * np.outer(centre, centre)  # about the centroid
+    inertia = np.trace(second) * np.eye(3) - second
+    return volume, centre + origin, inertia
+
+
+def dominant_directions(shape, limit: int = 6) -> list[np.ndarray]:
+    """Unit directions that carry most planar face area (outward normals) and cylinder axes."""
+    import Part  # noqa: PLC0415
+
+    weights: list[tuple[np.ndarray, float]] = []
+    for face in shape.Faces:
+        surface = face.Surface
+        if isinstance(surface, Part.Plane):
+            u0, u1, v0, v1 = face.ParameterRange
+            normal = face.normalAt((u0 + u1) / 2, (v0 + v1) / 2)
+            weights.append((np.array(tuple(normal)), face.Area))
+        elif isinstance(surface, Part.Cylinder):
+            axis = np.array(tuple(surface.Axis))
+            weights.append((axis, face.Area))
+            weights.append((-axis, face.Area))
+    merged: list[list] = []
+    for direction, area in weights:
+        direction = direction / np.linalg.norm(direction)
+        for entry in merged:
+            if np.dot(entry[0], direction) > 0.9999:
+                entry[1] += area
+                break
+        else:
+            merged.append([direction, area])
+    merged.sort(key=lambda e: (-round(e[1], 6), tuple(np.round(e[0], 6))))
+    return [e[0] for e in merged[:limit]]
+
+
+class _Proxy:
+    """IoU estimated from interior points of each solid tested against the other solid.
+
+    The same seeded points serve every pose, so the differences between poses are not
+    sampling noise but geometry.
+    """
+
+    def __init__(self, mesh_ref, mesh_cand, volume_ref, volume_cand, params):
+        columns, count, seed = params["proxy_columns"], params["proxy_points"], params["proxy_seed"]
+        self.ref = ColumnOccupancy(*mesh_ref, columns)
+        self.cand = ColumnOccupancy(*mesh_cand, columns)
+        self.ref_points = self.ref.interior_points(count, seed)
+        self.cand_points = self.cand.interior_points(count, seed + 1)
+        self.volume_ref, self.volume_cand = volume_ref, volume_cand
+        self.calls = 0
+
+    def __call__(self, rotation: np.ndarray, translation: np.ndarray) -> float:
+        self.calls += 1
+        precision = self.ref.contains(self.cand_points @ rotation.T + translation).mean()
+        recall = self.cand.contains((self.ref_points - translation) @ rotation).mean()
+        common = (precision * self.volume_cand + recall * self.volume_ref) / 2
+        union = self.volume_ref + self.volume_cand - common
+        return float(common / union) if union > 0 else 0.0
+
+
+def align(reference, candidate) -> Alignment:
+    """The best proper rigid pose of candidate onto reference, with its ambiguity."""
+    params = standard.ALIGNMENT
+    diagonal = max(reference.BoundBox.DiagonalLength, candidate.BoundBox.DiagonalLength)
+    deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal
+    mesh_ref = meshing.mesh_of(reference, deflection)
+    mesh_cand = meshing.mesh_of(candidate, deflection)
+    # The frames come from the fine meshes: proposals only need them to the mesh's volume
+    # error (1e-4, far inside degenerate_moment_gap), and OpenCASCADE's exact volume,
+    # centre and inertia cost about 1.2 s each on B-spline thread flanks.
+    v_ref, c_ref, i_ref = mesh_mass_properties(*mesh_ref)
+    v_cand, c_cand, i_cand = mesh_mass_properties(*mesh_cand)
+    values_ref, frame_ref = rigid.principal_frame(i_ref)
+    _, frame_cand = rigid.principal_frame(i_cand)
+    kind = rigid.degeneracy(values_ref, params["degenerate_moment_gap"])
+    proxy = _Proxy(mesh_ref, mesh_cand, v_ref, v_cand, params)
+    # The pose as delivered is always a proposal: candidates are often modeled in the
+    # reference's own frame, and then no motion at all is the best-possible alignment.
+    proposals = [(np.eye(3), "as given")]
+    proposals += _proposed_rotations(kind, frame_ref, frame_cand, reference, candidate, params)
+    poses = []
+    for rotation, origin in proposals:
+        translation = np.zeros(3) if origin == "as given" else c_ref - rotation @ c_cand
+        poses.append(Pose(rotation, translation, proxy(rotation, translation), origin))
+    poses = _distinct(_leading(sorted(poses, key=_rank), params), params["distinct_pose_deg"])
+    matcher = icp.PlaneMatcher(*mesh_ref)
+    moving, moving_normals = icp.surface_samples(*mesh_cand, params["icp_moving_points"], 12)
+    judge = _Judge(mesh_ref, mesh_cand, params)
+    refined = []
+    # Refine in proxy order until no unrefined proposal could still win: one that would
+    # not beat the best refined proxy by more than the proxy's noise even if ICP gained
+    # on it what it can gain. That is estimated from the gains ICP made here (twice the
+    # largest), never above refine_margin: on a perfect copy ICP gains nothing, so equal
+    # starts (the sweeps of a turned part) are not all refined to the same figure.
+    count, gain = 0, 0.0
+    for pose in poses:
+        leader = max((p.proxy_iou for p in refined), default=0.0)
+        reach = pose.proxy_iou + min(params["refine_margin"], 2 * gain)
+        if leader >= 1 - params["proxy_noise"]:
+            break  # a refined pose already fits to the proxy's resolution: none can beat it
+        if count >= params["refine_top"] and (
+            reach <= leader + params["proxy_noise"] or count >= params["refine_max"]
+        ):
+            break
+        count += 1
+        rotation, translation = matcher.refine(
+            moving,
+            pose.rotation,
+            pose.translation,
+            params["icp_iterations"],
+            moving_normals=moving_normals,
+        )
+        improved = Pose(rotation, translation, proxy(rotation, translation), pose.origin + " + icp")
+        gain = max(gain, improved.proxy_iou - pose.proxy_iou)
+        if max(pose.proxy_iou, improved.proxy_iou) < leader - params["proxy_noise"]:
+            # Neither can win: no need for the judge to settle which of the two is better.
+            refined.append(max((pose, improved), key=lambda p: p.proxy_iou))
+        else:
+            refined.append(_better(pose, improved, judge, params))
+    poses = _distinct(sorted(refined + poses[count:], key=_rank), params["distinct_pose_deg"])
+    best = _snapped(poses[0], reference, candidate, proxy, params)
+    alternatives = [
+        p for p in poses[1:] if p.proxy_iou >= best.proxy_iou - params["ambiguity_tolerance"]
+    ]
+    return Alignment(
+        best, bool(alternatives), alternatives, proxy.calls, kind, (mesh_ref, mesh_cand), count
+    )
+
+
+def _snapped(pose: Pose, reference, candidate, proxy, params) -> Pose:
+    """The pose that makes the candidate's B-rep vertices coincide exactly with the
+    reference's, where they coincide to within snap_residual_rel of the diagonal.
+
+    ICP on tessellations leaves a pose a few microradians off: enough for OpenCASCADE's
+    booleans to see two nearly coincident faces, the case they fail on (a bearing block
+    against itself turned 1e-5 rad gives an empty common). Vertices that match to a part
+    per million are the same corner of the same model, and the least-squares motion of
+    those pairs (Kabsch) puts shared faces on top of each other to rounding error, where
+    the booleans are exact. Candidates without such pairs keep the ICP pose.
+    """
+    from scipy.spatial import cKDTree  # noqa: PLC0415
+
+    points_ref = np.array([tuple(v.Point) for v in reference.Vertexes])
+    points_cand = np.array([tuple(v.Point) for v in candidate.Vertexes])
+    if len(points_ref) < 3 or len(points_cand) < 3:
+        return pose
+    diagonal = float(np.linalg.norm(points_ref.max(axis=0) - points_ref.min(axis=0)))
+    tree = cKDTree(points_ref)
+    rotation, translation = pose.rotation, pose.translation
+    pairs = 0
+    for tolerance in params["snap_tolerances_rel"]:
+        distance, index = tree.query(points_cand @ rotation.T + translation)
+        close = distance <= tolerance * diagonal
+        # One reference vertex stands for at most one candidate vertex.
+        _, first = np.unique(index[close], return_index=True)
+        chosen = np.flatnonzero(close)[first]
+        source, target = points_cand[chosen], points_ref[index[chosen]]
+        if len(chosen) < 3 or np.linalg.matrix_rank(source - source.mean(axis=0), 1e-6) < 2:
+            return pose
+        rotation, translation = rigid.kabsch(source, target)
+        pairs = len(chosen)
+    residual = np.linalg.norm(source @ rotation.T + translation - target, axis=1).max()
+    if residual > params["snap_residual_rel"] * diagonal:
+        return pose
+    snapped = Pose(rotation, translation, proxy(rotation, translation), pose.origin)
+    if snapped.proxy_iou < pose.proxy_iou - params["proxy_noise"]:
+        return pose
+    snapped.origin = f"{pose.origin} + vertex snap ({pairs} vertices)"
+    return snapped
+
+
+ALTERNATIVES_LISTED = 5  # an axisymmetric part has dozens; the count says how many
+
+
+class _Judge:
+    """IoU of a pose from seeded points classified by ray casting on the fine meshes, for
+    the few close calls between two poses.
+
+    Exact booleans are no judge here: at a pose a hundredth of a degree off a perfect copy
+    OpenCASCADE's common can come back empty (seen on the bundled flange), exactly the
+    silent failure seed 000 warns of. Ray casting cannot fail that way, and both poses are
+    judged on the same points, so their difference is geometry, not sampling noise.
+    """
+
+    def __init__(self, mesh_ref, mesh_cand, params):
+        vertices, _ = mesh_ref
+        lo, hi = vertices.min(axis=0), vertices.max(axis=0)
+        margin = params["judge_margin_rel"] * np.linalg.norm(hi - lo)
+        rng = np.random.default_rng(params["proxy_seed"] + 2)
+        self.points = lo - margin + rng.random((params["judge_points"], 3)) * (hi - lo + 2 * margin)
+        self.mesh_cand = mesh_cand
+        self.in_ref = None
+        self.mesh_ref = mesh_ref
+        self.calls = 0
+
+    def __call__(self, pose: Pose) -> float:
+        self.calls += 1
+        if self.in_ref is None:
+            self.in_ref = sampling.inside_mesh(self.points, *self.mesh_ref)
+        local = (self.points - pose.translation) @ pose.rotation
+        in_cand = sampling.inside_mesh(local, *self.mesh_cand)
+        union = np.count_nonzero(self.in_ref | in_cand)
+        return np.count_nonzero(self.in_ref & in_cand) / union if union else 0.0
+
+
+def _better(start: Pose, refined: Pose, judge: _Judge, params) -> Pose:
+    """The ICP-refined pose if it really fits better than its start.
+
+    ICP minimises surface distance, not IoU: on a scaled or wrong candidate it can trade a
+    little overlap for a tilt, and the point proxy cannot resolve gains that small. A clear
+    proxy gain is taken as it is; a marginal one is decided by the judge, and the refined
+    pose must win by judge_min_gain, so that a tilt worth a few sample points never
+    replaces a start that was already right.
+    """
+    moved = rigid.angle_between(start.rotation, refined.rotation) > params["icp_still_deg"] or (
+        np.linalg.norm(start.translation - refined.translation) > params["icp_still_shift"]
+    )
+    if not moved:
+        return start  # ICP stayed put: the start was already where the surfaces meet
+    gain = refined.proxy_iou - start.proxy_iou
+    if gain >= params["icp_clear_gain"]:
+        return refined
+    if gain <= -params["proxy_noise"]:
+        return start  # clearly worse
+    return refined if judge(refined) > judge(start) + params["judge_min_gain"] else start
+
+
+def _rank(pose: Pose):
+    # Best proxy first, to the proxy's resolution; ties go to the smallest rotation, so the
+    # delivered pose wins whenever it is as good, and the choice is deterministic.
+    return (-round(pose.proxy_iou, 3), round(rigid.angle_between(np.eye(3), pose.rotation), 6))
+
+
+def _leading(poses: list[Pose], params) -> list[Pose]:
+    """The poses that can still matter: the best few and those whose proxy is within
+    refine_margin of the best (any of them may overtake it once refined)."""
+    floor = poses[0].proxy_iou - params["refine_margin"]
+    return [p for i, p in enumerate(poses) if i < params["refine_top"] or p.proxy_iou >= floor][:60]
+
+
+def _distinct(poses: list[Pose], min_deg: float) -> list[Pose]:
+    kept: list[Pose] = []
+    for pose in poses:
+        if all(rigid.angle_between(pose.rotation, k.rotation) > min_deg for k in kept):
+            kept.append(pose)
+    return kept
+
+
+def _proposed_rotations(kind, frame_ref, frame_cand, reference, candidate, params):
+    # All 24 axis-aligned rotations between the two inertia frames, not only the four sign
+    # choices: when the candidate is only partly right its principal axes need not come in
+    # the reference's order, and a start in the wrong class is one ICP cannot leave.
+    bases = [(frame_ref @ turn @ frame_cand.T, "inertia") for turn in rigid.axis_rotations()]
+    directions = _direction_frames(reference, candidate)
+    if kind == "distinct":
+        return bases + directions
+    if kind in ("axial0", "axial2"):
+        # Two equal moments: the frame is free about the unique axis. Flip that axis or
+        # not (sign_flips()[1] flips axes 1 and 2, [2] flips 0 and 2), then sweep.
+        flips = rigid.sign_flips()
+        axis = frame_ref[:, 0 if kind == "axial0" else 2]
+        flipped = flips[1] if kind == "axial2" else flips[2]
+        steps = params["sweep_steps"]
+        proposals = []
+        for flip in (np.eye(3), flipped):
+            base = frame_ref @ flip @ frame_cand.T
+            for k in range(steps):
+                turn = rigid.rotation_about(axis, 2 * math.pi * k / steps)
+                proposals.append((turn @ base, f"sweep {360 * k / steps:.1f} deg"))
+        return proposals + bases + directions
+    return bases + directions + _random_rotations(params["random_poses"])
+
+
+def _direction_frames(reference, candidate):
+    """Rotations taking frames of the candidate's dominant directions onto the
+    reference's: every pair of candidate directions, and the 24 axis-aligned rotations
+    between the two first frames (the directions of a part that is only partly right need
+    not come in the same order of area)."""
+    dirs_ref = dominant_directions(reference)
+    dirs_cand = dominant_directions(candidate)
+    frame_ref = _first_frame(dirs_ref)
+    if frame_ref is None:
+        return []
+    proposals = []
+    for a in range(len(dirs_cand)):
+        for b in range(len(dirs_cand)):
+            if a == b:
+                continue
+            frame_cand = rigid.frame_from_directions(dirs_cand[a], dirs_cand[b])
+            if frame_cand is not None:
+                proposals.append((frame_ref @ frame_cand.T, "directions"))
+    frame_cand = _first_frame(dirs_cand)
+    if frame_cand is not None:
+        proposals += [
+            (frame_ref @ turn @ frame_cand.T, "direction axes") for turn in rigid.axis_rotations()
+        ]
+    return proposals
+
+
+def _first_frame(directions):
+    for j in range(1, len(directions)):
+        frame = rigid.frame_from_directions(directions[0], directions[j])
+        if frame is not None:
+            return frame
+    return None
+
+
+def _random_rotations(count: int, seed: int = 7):
+    rng = np.random.default_rng(seed)
+    result = []
+    for _ in range(count):
+        w, x, y, z = rng.normal(size=4) / 1.0
+        norm = math.sqrt(w * w + x * x + y * y + z * z)
+        w, x, y, z = w / norm, x / norm, y / norm, z / norm
+        matrix = np.array(
+            [
+                [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+            ]
+        )
+        result.append((matrix, "random"))
+    return result

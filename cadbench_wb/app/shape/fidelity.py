@@ -1,0 +1,383 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Shape fidelity: IoU, Dice, precision and recall from Part booleans (seed 002),
+safeguarded against silent boolean failures by two independent methods (seed 000)."""
+
+import time
+
+import numpy as np
+
+from cadbench_wb import standard
+from cadbench_wb.app.shape import meshing, time_budget
+from cadbench_wb.app.threads import recognition as threads
+from cadbench_wb.metrics import crosscheck, sampling
+
+
+def placed(shape, rotation: np.ndarray, translation: np.ndarray):
+    """A copy of shape moved by x -> R x + t."""
+    import FreeCAD  # noqa: PLC0415
+
+    m = FreeCAD.Matrix(
+        rotation[0, 0],
+        rotation[0, 1],
+        rotation[0, 2],
+        translation[0],
+        rotation[1, 0],
+        rotation[1, 1],
+        rotation[1, 2],
+        translation[1],
+        rotation[2, 0],
+        rotation[2, 1],
+        rotation[2, 2],
+        translation[2],
+        0,
+        0,
+        0,
+        1,
+    )
+    moved = shape.copy()
+    moved.transformShape(m)
+    return moved
+
+
+def exact_booleans(reference, candidate, fuzzy: float = 0.0, keep_shapes: bool = True) -> dict:
+    """Volumes of A, B, A^B, AuB, A-B, B-A from OpenCASCADE; None where a boolean failed.
+
+    One General Fuse (BOPAlgo_Builder, the engine under common, fuse and cut) splits both
+    solids into pieces that each belong to A, to B or to both: common, the two differences
+    and the union are sums over the same pieces, at about a third of the cost of four
+    separate booleans. The pieces of A must still add up to A's own volume (and B's to B's),
+    which crosscheck.exact_residuals tests. If the General Fuse fails, four booleans do.
+    fuzzy is OpenCASCADE's fuzzy value (mm): faces and edges closer than that are treated
+    as coincident, which is what near-coincident faces of a nearly perfect copy need.
+    """
+    volumes = {"a": reference.Volume, "b": candidate.Volume}
+    try:
+        pieces = _general_fuse_pieces(reference, candidate, fuzzy)
+    except Exception:  # OCC failures surface as several exception types
+        pieces = None
+    if pieces is None:
+        return _four_booleans(reference, candidate, volumes, fuzzy, keep_shapes)
+    import Part  # noqa: PLC0415
+
+    shapes = {}
+    for key in ("common", "missing", "extra"):
+        solids = pieces[key]
+        volumes[key] = sum(s.Volume for s in solids)
+        shapes[key] = Part.makeCompound(solids) if solids and keep_shapes else None
+    volumes["union"] = volumes["common"] + volumes["missing"] + volumes["extra"]
+    shapes["union"] = None
+    return {"volumes": volumes, "shapes": shapes, "route": "general fuse"}
+
+
+def _general_fuse_pieces(reference, candidate, fuzzy: float) -> dict | None:
+    result, piece_map = reference.generalFuse([candidate], fuzzy)
+    if result.isNull() or len(piece_map) != 2:
+        return None
+    of_a, of_b = piece_map
+    in_b = [p for p in of_b if p.ShapeType == "Solid"]
+    common, missing = [], []
+    for piece in of_a:
+        if piece.ShapeType != "Solid":
+            continue
+        shared = any(piece.isSame(other) for other in in_b)
+        (common if shared else missing).append(piece)
+    extra = [p for p in in_b if not any(p.isSame(c) for c in common)]
+    return {"common": common, "missing": missing, "extra": extra}
+
+
+def _four_booleans(reference, candidate, volumes, fuzzy: float, keep_shapes: bool) -> dict:
+    shapes = {}
+    for key, operation in (
+        ("common", lambda: reference.common(candidate, fuzzy)),
+        ("union", lambda: reference.fuse(candidate, fuzzy)),
+        ("missing", lambda: reference.cut(candidate, fuzzy)),
+        ("extra", lambda: candidate.cut(reference, fuzzy)),
+    ):
+        try:
+            result = operation()
+            null = result.isNull()
+            volume = None if null else sum(s.Volume for s in result.Solids)
+        except Exception:  # OCC failures surface as several exception types
+            result, volume = None, None
+        shapes[key] = result if volume is not None and keep_shapes else None
+        volumes[key] = volume
+    return {"volumes": volumes, "shapes": shapes, "route": "four booleans"}
+
+
+def _exact_within(reference, candidate, fuzzy, keep_shapes, budget_s, worker=None):
+    """exact_booleans in a child process stopped at budget_s, or None and why not (and
+    whether the clock stopped it)."""
+    try:
+        found = time_budget.exact_booleans_within(
+            reference, candidate, fuzzy, keep_shapes, budget_s, worker
+        )
+    except time_budget.BudgetSpent as spent:
+        return None, (str(spent), spent.clock)
+    return found, None
+
+
+def exact_work_refusal(faces_reference: int, faces_candidate: int) -> str | None:
+    """Why the exact booleans are not attempted on a pair of these face counts, or None.
+
+    The route is chosen from the inputs, never from a clock (same inputs, same JSON on any
+    machine): the face counts bound the General Fuse's work (standard.CROSS_CHECK
+    exact_max_faces). A wall-clock safety net stays behind it (exact_safety_net_s) and is
+    reported when it fires."""
+    limit = standard.CROSS_CHECK["exact_max_faces"]
+    total = faces_reference + faces_candidate
+    if total <= limit:
+        return None
+    return (
+        f"exact booleans not attempted: {total} faces in the pair "
+        f"({faces_reference} + {faces_candidate}) > {limit} (standard.CROSS_CHECK exact_max_faces)"
+    )
+
+
+def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool = True) -> dict:
+    """Every shape figure of an aligned pair, with its cross-check and per-stage times.
+
+    meshes: the fine (vertices, triangles) of the reference and of the aligned candidate,
+    when the alignment already made them (it tessellates at the cross-check's deflection).
+    keep_shapes: keep the common/missing/extra solids (for the diff files).
+
+    The two independent estimates come first (they cost a second or two): they set the
+    exact booleans' time budget and judge each attempt, so an attempt that cannot be
+    trusted is abandoned early and a fuzzy retry gets what is left of the budget.
+    """
+    start = time.perf_counter()
+    skipped = exact_work_refusal(len(reference.Faces), len(candidate_aligned.Faces))
+    if (
+        skipped is None
+        and not standard.CROSS_CHECK["exact_booleans_on_threads"]
+        and (threads.has_modeled_thread(reference) or threads.has_modeled_thread(candidate_aligned))
+    ):
+        skipped = "modeled thread: exact booleans skipped"
+    thread_check = time.perf_counter() - start
+    # The child that runs the exact booleans starts now and imports FreeCAD meanwhile.
+    worker = None if skipped else time_budget.ExactWorker()
+    try:
+        computed = _shape_figures(
+            reference, candidate_aligned, meshes, keep_shapes, (skipped, worker)
+        )
+    finally:
+        if worker is not None:
+            worker.close()
+    computed["timing"]["thread_check"] = thread_check
+    return computed
+
+
+def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan) -> dict:
+    skipped, worker = exact_plan
+    timing = {}
+    params = standard.CROSS_CHECK
+    diagonal = max(reference.BoundBox.DiagonalLength, candidate_aligned.BoundBox.DiagonalLength)
+    start = time.perf_counter()
+    if meshes is None:
+        deflection = params["mesh_deflection_rel"] * diagonal
+        meshes = (
+            meshing.mesh_of(reference, deflection),
+            meshing.mesh_of(candidate_aligned, deflection),
+        )
+    timing["tessellation"] = time.perf_counter() - start
+    start = time.perf_counter()
+    mesh_result, mesh_note, meshes = _mesh_iou(meshes, (reference, candidate_aligned), diagonal)
+    timing["mesh_boolean"] = time.perf_counter() - start
+    mesh_a, mesh_b = meshes
+    start = time.perf_counter()
+    sampled = sampling.sampled_iou(mesh_a, mesh_b, params["sample_points"], params["sample_seed"])
+    timing["sampling"] = time.perf_counter() - start
+    start = time.perf_counter()
+    safety_net = params["exact_safety_net_s"]
+    decision, exact, attempts = _exact_decision(
+        reference,
+        candidate_aligned,
+        (mesh_result, mesh_note, sampled),
+        skipped,
+        (safety_net, worker),
+        keep_shapes,
+    )
+    timing["booleans"] = time.perf_counter() - start
+    decision["crossCheck"]["exactAttempts"] = attempts
+    # True only when the wall clock stopped the exact route: the one case where the route
+    # (and so the JSON) depends on the machine's speed, hence reported.
+    decision["crossCheck"]["exactSafetyNet"] = any(a.get("safetyNet") for a in attempts)
+    if decision["volumes"] is not None:
+        figures = crosscheck.figures_from(decision["volumes"])
+    else:
+        fallback = {"a": reference.Volume, "b": candidate_aligned.Volume, "common": 0.0}
+        figures = crosscheck.figures_from(fallback)
+    decision = crosscheck.bounded(figures, decision, params)
+    # On modeled threads each exact mass property costs about a second per solid (B-spline
+    # flanks): the diagnostics come from the fine meshes there, as the volumes do.
+    figures.update(_diagnostics(reference, candidate_aligned, figures, meshes if skipped else None))
+    if not decision["checked"]:
+        for key in ("iou", "dice", "precision", "recall"):
+            figures[key] = None
+    figures["method"] = decision["method"]
+    figures["crossCheck"] = decision["crossCheck"]
+    figures["checked"] = decision["checked"]
+    figures["reason"] = decision["reason"]
+    missing = meshing.manifold_missing()
+    if missing:  # an Addon Manager install without manifold3d: point sampling cross-checks
+        figures["crossCheck"]["meshSkipped"] = missing
+        figures["reason"] += f"; {missing}"
+    # The fine meshes are kept for later stages (thread zone volumes) so they are made once.
+    shapes = dict(exact["shapes"], mesh_reference=mesh_a, mesh_candidate=mesh_b)
+    return {"figures": figures, "shapes": shapes, "timing": timing}
+
+
+def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shapes):
+    """The cross-check decision after at most two exact attempts (plain, then fuzzy); the
+    exact result it used; what each attempt gave. Which attempts run follows from their
+    results alone; budget: (the safety net's seconds for all attempts together, the
+    started worker for the first attempt)."""
+    mesh_result, mesh_note, sampled = estimates
+    budget, worker = budget
+    params = standard.CROSS_CHECK
+    volumes = {"a": reference.Volume, "b": candidate.Volume}
+    exact = {"volumes": volumes, "shapes": {}, "route": "skipped"}
+    if skipped:
+        decision = crosscheck.decide(volumes, mesh_result, sampled, params, skipped, mesh_note)
+        return decision, exact, []
+    diagonal = max(reference.BoundBox.DiagonalLength, candidate.BoundBox.DiagonalLength)
+    attempts = []
+    deadline = time.perf_counter() + budget
+    decision = None
+    for fuzzy_rel in params["fuzzy_values_rel"]:
+        remaining = deadline - time.perf_counter()
+        fuzzy = fuzzy_rel * diagonal
+        if remaining <= 0:
+            attempts.append({"fuzzy": fuzzy, "outcome": "not started", "safetyNet": True})
+            break
+        found, stopped = _exact_within(reference, candidate, fuzzy, keep_shapes, remaining, worker)
+        worker = None  # a worker serves one job: a retry starts its own
+        if found is None:
+            outcome, clock = stopped
+            attempts.append({"fuzzy": fuzzy, "outcome": outcome, "safetyNet": clock})
+            break
+        decision = crosscheck.decide(
+            found["volumes"], mesh_result, sampled, params, None, mesh_note
+        )
+        outcome = "confirmed" if decision["method"] == "exact" else _exact_outcome(decision)
+        attempts.append({"fuzzy": fuzzy, "route": found["route"], "outcome": outcome})
+        exact = found
+        if decision["method"] == "exact":
+            return decision, exact, attempts
+    if decision is None or "route" not in attempts[-1]:
+        why = f"exact booleans gave no result ({attempts[-1]['outcome'] if attempts else ''})"
+        if attempts and attempts[-1].get("safetyNet"):
+            why = (
+                f"exact booleans stopped by the safety net after {params['exact_safety_net_s']:g}"
+                " s of wall clock (standard.CROSS_CHECK exact_safety_net_s): the one route "
+                "choice that depends on the machine's speed"
+            )
+        decision = crosscheck.decide(volumes, mesh_result, sampled, params, why, mesh_note)
+        exact = {"volumes": volumes, "shapes": {}, "route": "stopped"}
+    return decision, exact, attempts
+
+
+def _exact_outcome(decision) -> str:
+    cross = decision["crossCheck"]
+    if not cross["exactConsistent"]:
+        return "inconsistent with themselves"
+    return "refuted by the mesh boolean and point sampling"
+
+
+def _mesh_iou(meshes, shapes, diagonal):
+    """The mesh boolean's volumes (None if it gave none), why it gave none, and the meshes.
+
+    A tessellation manifold3d refuses (a non-manifold edge, a sliver) is repaired by
+    trimesh, then made again finer, before the route is given up. (The repaired mesh is
+    used for the boolean only; sampling keeps the original, its ray casting needs no
+    manifold.)
+    """
+    meshes = list(meshes)
+    missing = meshing.manifold_missing()
+    if missing:  # nothing to repair or retry: the boolean cannot run at all
+        return None, missing, meshes
+    solids, tried = [], []
+    for index, (mesh, shape) in enumerate(zip(meshes, shapes, strict=True)):
+        solid = meshing.manifold_of(*mesh)
+        steps = ["its tessellation is not a manifold"]
+        if solid is None and len(shape.Solids) > 1:
+            # Solids that share faces (a compound of touching pieces) mesh into one
+            # non-manifold whole; each solid's own mesh is a manifold, and their union is
+            # the compound's material.
+            deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal
+            solid = meshing.union_of_solids(shape, deflection)
+            steps.append("nor the union of its solids' own meshes")
+        if solid is None:
+            solid = meshing.repaired_manifold(*mesh)
+            steps.append(
+                "nor after trimesh's repair" if meshing.trimesh_available() else "(no trimesh)"
+            )
+        if solid is None and len(mesh[1]):
+            params = standard.CROSS_CHECK
+            finer = params["mesh_retry_factor"] * params["mesh_deflection_rel"] * diagonal
+            retry = meshing.mesh_of(shape, finer)
+            solid = meshing.manifold_of(*retry)
+            if solid is not None:
+                meshes[index] = retry
+            steps.append(f"nor at {params['mesh_retry_factor']:g} x the deflection")
+        solids.append(solid)
+        tried.append(", ".join(steps))
+    first, second = solids
+    if first is None or second is None:
+        refused = [
+            f"{role}: {steps}"
+            for role, solid, steps in zip(("reference", "candidate"), solids, tried, strict=True)
+            if solid is None
+        ]
+        return None, "tessellation refused by manifold3d (" + "; ".join(refused) + ")", meshes
+    common = (first ^ second).volume()
+    va, vb = first.volume(), second.volume()
+    return {"a": va, "b": vb, "common": common, "union": va + vb - common}, None, meshes
+
+
+def _bbox(shape) -> np.ndarray:
+    box = shape.optimalBoundingBox() if hasattr(shape, "optimalBoundingBox") else shape.BoundBox
+    return np.array([box.XMin, box.YMin, box.ZMin, box.XMax, box.YMax, box.ZMax])
+
+
+def _diagnostics(reference, candidate, figures, meshes=None) -> dict:
+    if meshes is None:
+        box_a, box_b = _bbox(reference), _bbox(candidate)
+        centre_a = np.array(tuple(_centre(reference)))
+        centre_b = np.array(tuple(_centre(candidate)))
+        area_a, area_b = reference.Area, candidate.Area
+    else:
+        (box_a, centre_a, area_a), (box_b, centre_b, area_b) = map(_mesh_properties, meshes)
+    size_a, size_b = box_a[3:] - box_a[:3], box_b[3:] - box_b[:3]
+    lo, hi = np.maximum(box_a[:3], box_b[:3]), np.minimum(box_a[3:], box_b[3:])
+    inter = float(np.prod(np.clip(hi - lo, 0, None)))
+    union = float(np.prod(size_a) + np.prod(size_b) - inter)
+    ratios = np.where(size_a > 0, size_b / np.where(size_a > 0, size_a, 1), 0.0)
+    return {
+        "volume_ratio": figures["volumeB"] / figures["volumeA"] if figures["volumeA"] else 0.0,
+        "center_offset": float(np.linalg.norm(centre_b - centre_a)),
+        "bbox_iou": inter / union if union > 0 else 0.0,
+        "size_ratio_x": float(ratios[0]),
+        "size_ratio_y": float(ratios[1]),
+        "size_ratio_z": float(ratios[2]),
+        "surface_ratio": area_b / area_a if area_a else 0.0,
+        "reference_diagonal": float(np.linalg.norm(size_a)),
+    }
+
+
+def _centre(shape):
+    total, moment = 0.0, np.zeros(3)
+    for solid in shape.Solids:
+        total += solid.Volume
+        moment += solid.Volume * np.array(tuple(solid.CenterOfMass))
+    return moment / total
+
+
+def _mesh_properties(mesh):
+    """Bounding box, centre of volume and area of a closed triangle mesh."""
+    vertices, triangles = mesh
+    a, b, c = (vertices[triangles[:, k]] for k in range(3))
+    signed = np.einsum("ij,ij->i", a, np.cross(b, c)) / 6.0
+    centre = ((a + b + c) / 4.0 * signed[:, None]).sum(axis=0) / signed.sum()
+    area = float(np.linalg.norm(np.cross(b - a, c - a), axis=1).sum() / 2)
+    box = np.concatenate([vertices.min(axis=0), vertices.max(axis=0)])
+    return box, centre, area

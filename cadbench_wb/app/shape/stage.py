@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The shapeIoU stage: volume IoU after alignment, its diagnostics and cross-check, the
+plain-language reading (seed 002) and the diff export."""
+
+import os
+
+from cadbench_wb import standard
+from cadbench_wb.app.shape import fidelity as shape_fidelity
+from cadbench_wb.metrics import verdicts
+
+
+def shape_stage(context) -> None:
+    """shapeIoU with its diagnostics, cross-check and alignment."""
+    computed = shape_fidelity.shape_figures(
+        context.reference.shape,
+        context.aligned,
+        context.alignment.aligned_meshes(),
+        keep_shapes=bool(context.options.get("export_diff")),
+    )
+    figures = computed["figures"]
+    context.timing.update({f"shape_{k}": v for k, v in computed["timing"].items()})
+    context.diff_shapes = computed["shapes"]
+    # The thread stage measures thread zones on the same fine meshes.
+    for key in ("mesh_reference", "mesh_candidate"):
+        if computed["shapes"].get(key) is not None:
+            context.cache[key] = computed["shapes"][key]
+    figures["alignment"] = context.alignment.as_dict()
+    figures["interpretation"] = interpretation_lines(figures)
+    context.result["shape"] = figures
+    context.result["shapeIoU"] = figures["iou"]
+    reason = figures["reason"]
+    if figures["method"] == "mesh":
+        reason = f"method mesh (+-{figures['crossCheck']['sampledStderr']:.4f}): {reason}"
+    context.result["verdicts"]["shapeIoU"] = verdicts.verdict(
+        "shapeIoU", figures["iou"], reason=None if figures["method"] == "exact" else reason
+    )
+    if context.alignment.ambiguous:
+        context.result["verdicts"]["shapeIoU"]["note"] = (
+            f"{len(context.alignment.alternatives)} other pose(s) fit equally well "
+            "(symmetric part): see shape.alignment.alternatives"
+        )
+    export_dir = context.options.get("export_diff")
+    if export_dir:
+        context.result["diffFiles"] = export_diff(context, export_dir)
+
+
+def interpretation_lines(figures: dict) -> list[str]:
+    """Plain-language reading of the figures (seed 002)."""
+    if figures["iou"] is None:
+        return ["IoU not checked: the methods disagree"]
+    p = standard.INTERPRETATION
+    lines = []
+    iou = figures["iou"]
+    if iou >= 0.999:
+        lines.append("Identical within tolerance")
+    elif iou >= 0.9:
+        lines.append(f"Close match (IoU {iou:.1%})")
+    elif iou >= 0.5:
+        lines.append(f"Partial match (IoU {iou:.1%})")
+    else:
+        lines.append(f"Poor match (IoU {iou:.1%})")
+    a, b = figures["volumeA"], figures["volumeB"]
+    if a and figures["volumeMissing"] / a > p["missing_share"]:
+        lines.append(
+            f"Under-generating: {figures['volumeMissing'] / a:.1%} of the reference is missing"
+        )
+    if b and figures["volumeExtra"] / b > p["excess_share"]:
+        lines.append(f"Over-generating: {figures['volumeExtra'] / b:.1%} of the candidate is extra")
+    ratio = figures["volume_ratio"]
+    if ratio < 1 - p["size_ratio_off"]:
+        lines.append(f"Undersized by {1 - ratio:.1%} in volume")
+    elif ratio > 1 + p["size_ratio_off"]:
+        lines.append(f"Oversized by {ratio - 1:.1%} in volume")
+    if figures["center_offset"] > p["center_offset_rel"] * figures["reference_diagonal"]:
+        lines.append(f"Position: centres {figures['center_offset']:.3f} mm apart after alignment")
+    return lines
+
+
+def export_diff(context, folder: str) -> dict:
+    """missing, extra and common as STEP and GLB (seed 002's diff outputs)."""
+    from cadbench_wb.app.shape import diff_export  # noqa: PLC0415
+
+    os.makedirs(folder, exist_ok=True)
+    shape = context.result.get("shape") or {}
+    return diff_export.write_diff(
+        context.diff_shapes, folder, shape.get("method"), shape.get("volumeA")
+    )
