@@ -22,7 +22,7 @@ from conftest import run_cli
 from cadbench_wb import outcome, standard
 
 MEMORY_MB = 2048  # enough for FreeCAD and a box; the fault hook allocates past it
-TIMEOUT_S = 40  # start, self-test and loading two boxes fit well inside it
+TIMEOUT_S = 20  # start, self-test and loading two boxes take 3-6 s: a margin of three or more
 TOKEN = "victim"  # the fault and the killer hit only candidates whose name holds it
 FAULTS = {"memory": "memory:alignment", "timeout": "hang:alignment", "kill": "hang:alignment"}
 # The failure reason each death must end in: the candidate's scored failure, or nobody's.

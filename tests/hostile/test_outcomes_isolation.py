@@ -60,7 +60,7 @@ def test_a_candidate_too_big_to_read_is_its_scored_failure_before_any_read(boxes
 
 def test_a_candidate_that_stalls_is_never_the_references_timeout(boxes):
     status, out, err = run_cli(
-        "score", boxes["reference"], boxes["candidate"], "--only", "shape", "--timeout", "40",
+        "score", boxes["reference"], boxes["candidate"], "--only", "shape", "--timeout", "20",
         "--json", "-", env={"CADBENCH_FAULT": f"hang:candidate {TOKEN}"},
     )  # fmt: skip
     assert status == 0, err
@@ -71,7 +71,7 @@ def test_a_candidate_that_stalls_is_never_the_references_timeout(boxes):
 
 def test_a_reference_that_stalls_is_the_reference_and_names_its_file(boxes):
     status, out, err = run_cli(
-        "score", boxes["reference"], boxes["candidate"], "--only", "shape", "--timeout", "40",
+        "score", boxes["reference"], boxes["candidate"], "--only", "shape", "--timeout", "20",
         env={"CADBENCH_FAULT": "hang:reference"},
     )  # fmt: skip
     assert status == 4 and out == "" and err.count("\n") == 1
@@ -109,7 +109,7 @@ def test_the_workbench_shows_only_what_a_child_read_and_checked(fc, boxes, monke
 @pytest.mark.parametrize("fault,reason", [("crash", "evaluator_error"), ("hang", "timeout")])
 def test_drawing_runs_in_a_child_and_names_its_death(boxes, tmp_path, fault, reason):
     status, out, err = run_cli(
-        "drawing", boxes["candidate"], "--out", str(tmp_path), "--timeout", "40",
+        "drawing", boxes["candidate"], "--out", str(tmp_path), "--timeout", "20",
         env={"CADBENCH_FAULT": f"{fault}:drawing {TOKEN}"},
     )  # fmt: skip
     assert status == 2 and out == "" and err.count("\n") == 1, err
