@@ -74,16 +74,19 @@ def runner_user():
         return None
     import pytest  # noqa: PLC0415
 
-    probe = subprocess.run(
-        [sys.executable, "-c", "import cadbench_wb"],
-        capture_output=True,
-        cwd="/",
-        env=dict(os.environ, PYTHONPATH=ROOT),
-        user=NOBODY,
-        group=NOBODY,
-        extra_groups=[],
-    )
-    if probe.returncode != 0:
+    try:
+        probe = subprocess.run(
+            [sys.executable, "-c", "import cadbench_wb"],
+            capture_output=True,
+            cwd="/",
+            env=dict(os.environ, PYTHONPATH=ROOT),
+            user=NOBODY,
+            group=NOBODY,
+            extra_groups=[],
+        ).returncode
+    except OSError:  # the interpreter itself is out of its reach
+        probe = None
+    if probe != 0:
         pytest.skip("the unprivileged user cannot run this checkout's Python (private folder)")
     return NOBODY
 
