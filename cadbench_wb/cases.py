@@ -241,7 +241,8 @@ def load_case(path: str) -> Case:
         _fail(file, data, "drawing", _OUTSIDE)
     dimensions = _dimensions(file, data)
     _candidates(file, folder, data)
-    _metric_sections(file, data)
+    raw = _strip_lines(data)
+    _metric_sections(file, raw)
     return Case(
         id=data["id"],
         title=data["title"],
@@ -251,7 +252,7 @@ def load_case(path: str) -> Case:
         anchoring=anchoring,
         drawing=drawing,
         dimensions=dimensions,
-        raw=_strip_lines(data),
+        raw=raw,
     )
 
 
@@ -278,7 +279,7 @@ def _metric_sections(file: str, data: dict) -> None:
 
     for key, (_metric, validator) in registry.section_owners().items():
         if data.get(key) is not None:
-            registry.resolve(validator)(_strip_lines(data[key]), f"{file}: {key}")
+            registry.resolve(validator)(data[key], f"{file}: {key}")
 
 
 def unknown_fields(case: "Case") -> list[str]:

@@ -120,6 +120,17 @@ def score_json(reference, candidate, *extra, env=None):
     return json.loads(out)
 
 
+def copy_package(target) -> str:
+    """cadbench_wb/ and resources/ side by side in target, as a checkout holds them (for
+    tests that change the package's own files); returns the package folder."""
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(os.path.join(ROOT, "cadbench_wb"), os.path.join(target, "cadbench_wb"),
+                    ignore=ignore)  # fmt: skip
+    shutil.copytree(os.path.join(ROOT, "resources"), os.path.join(target, "resources"),
+                    ignore=ignore)  # fmt: skip
+    return os.path.join(str(target), "cadbench_wb")
+
+
 def copy_repository(target) -> str:
     """The repository's files as a clone holds them (tracked, and new files not ignored;
     no .venv, no built cases) copied to target: a Mod/ install as the Addon Manager makes."""

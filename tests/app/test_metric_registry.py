@@ -4,11 +4,11 @@ stage imports, and a missing stage makes scoring fail loudly instead of dropping
 
 import json
 import os
-import shutil
+import pathlib
 import subprocess
 import sys
 
-from conftest import ROOT
+from conftest import ROOT, copy_package
 
 from cadbench_wb import fingerprint
 
@@ -62,20 +62,22 @@ def test_every_case_section_validator_loads_without_freecad():
     assert process.stdout.strip() == "[]"
 
 
-def test_a_missing_stage_module_fails_the_scoring_loudly(tmp_path, models):
-    ignore = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(os.path.join(ROOT, "cadbench_wb"), tmp_path / "cadbench_wb", ignore=ignore)
-    shutil.copytree(os.path.join(ROOT, "resources"), tmp_path / "resources", ignore=ignore)
-    os.remove(tmp_path / "cadbench_wb/app/threads/stage.py")
-    process = subprocess.run(
-        [sys.executable, "-m", "cadbench_wb", "score", models["holed"], models["holed_moved"]]
-        + ["--json", "-", "--only", "shape"],
+def _score_with_copy(copy_root, *args):
+    """`cadbench score ARGS --json -` run from a changed copy of the package."""
+    return subprocess.run(
+        [sys.executable, "-m", "cadbench_wb", "score", *args, "--json", "-"],
         capture_output=True,
         text=True,
-        cwd=tmp_path,
-        env=dict(os.environ, PYTHONPATH=str(tmp_path)),
+        cwd=copy_root,
+        env=dict(os.environ, PYTHONPATH=str(copy_root)),
         timeout=600,
     )
+
+
+def test_a_missing_stage_module_fails_the_scoring_loudly(tmp_path, models):
+    copy_package(tmp_path)
+    os.remove(tmp_path / "cadbench_wb/app/threads/stage.py")
+    process = _score_with_copy(tmp_path, models["holed"], models["holed_moved"], "--only", "shape")
     # Even with only the shape asked for, a registry that names a missing module is broken.
     assert process.returncode == 3, (process.returncode, process.stdout, process.stderr)
     assert "cadbench_wb.app.threads.stage" in process.stderr
@@ -102,23 +104,14 @@ REGISTRY_LINE = (
 def test_a_sixth_metric_is_one_module_and_one_registry_line(tmp_path, models):
     import math
 
-    ignore = shutil.ignore_patterns("__pycache__")
-    package = tmp_path / "cadbench_wb"
-    shutil.copytree(os.path.join(ROOT, "cadbench_wb"), package, ignore=ignore)
-    shutil.copytree(os.path.join(ROOT, "resources"), tmp_path / "resources", ignore=ignore)
+    package = pathlib.Path(copy_package(tmp_path))
     (package / "app" / "volume_stage.py").write_text(VOLUME_STAGE)
     registry_file = package / "metrics" / "registry.py"
     text = registry_file.read_text()
     end = text.index("\n)\n", text.index("METRICS = ("))
     registry_file.write_text(text[: end + 1] + REGISTRY_LINE + text[end + 1 :])
-    process = subprocess.run(
-        [sys.executable, "-m", "cadbench_wb", "score", models["holed"], models["holed_bigger_hole"]]
-        + ["--json", "-", "--only", "shape,volume"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=dict(os.environ, PYTHONPATH=str(tmp_path)),
-        timeout=600,
+    process = _score_with_copy(
+        tmp_path, models["holed"], models["holed_bigger_hole"], "--only", "shape,volume"
     )
     assert process.returncode == 0, process.stderr
     result = json.loads(process.stdout)

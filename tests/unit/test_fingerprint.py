@@ -4,9 +4,9 @@ reaches and with nothing else (issue 18). Pure: no FreeCAD, read by ast."""
 
 import ast
 import os
-import shutil
 
 import pytest
+from conftest import copy_package
 
 from cadbench_wb import fingerprint
 from cadbench_wb.metrics import registry
@@ -18,10 +18,7 @@ ROOT = os.path.dirname(PACKAGE)
 @pytest.fixture
 def package_copy(tmp_path):
     """cadbench_wb/ and resources/ side by side in a temporary folder, as a checkout has."""
-    ignore = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(PACKAGE, tmp_path / "cadbench_wb", ignore=ignore)
-    shutil.copytree(os.path.join(ROOT, "resources"), tmp_path / "resources", ignore=ignore)
-    return str(tmp_path / "cadbench_wb")
+    return copy_package(tmp_path)
 
 
 def _stamps(package_dir):
