@@ -168,10 +168,15 @@ def _injected_fault(stage: str, job) -> None:
 
 def _exhaust_memory() -> None:
     """Allocate until the memory limit refuses (a real MemoryError under the real RLIMIT_AS,
-    as a zip-bomb or a huge mesh would), then let it propagate like any allocation failure."""
+    as a zip-bomb or a huge mesh would), then let it propagate like any allocation failure.
+    numpy.empty reserves address space without touching it: reaching an 8 GB limit takes
+    milliseconds and no real RAM, where zero-filled bytearrays took seconds of page faults,
+    past the time limit on a loaded machine (the limit counts address space, not RSS)."""
+    import numpy  # noqa: PLC0415
+
     held = []
     while True:
-        held.append(bytearray(64 * 1024 * 1024))
+        held.append(numpy.empty(64 * 1024 * 1024, dtype=numpy.uint8))
 
 
 def main(argv: list[str]) -> int:
