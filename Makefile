@@ -8,7 +8,7 @@ APT_PACKAGES := freecad-python3 python3-venv python3-numpy python3-scipy python3
 FREECAD_LIB ?= /usr/lib/freecad/lib
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-freecad1 lint format bench screenshots install-wb clean
+.PHONY: setup demo test test-slow test-freecad1 lint format bench screenshots install-wb clean
 
 setup: $(STAMP)
 
@@ -36,6 +36,11 @@ demo: setup
 PYTEST_FLAGS ?= -q
 test: setup lint
 	$(PY) -X faulthandler -m pytest $(PYTEST_FLAGS) -m "not slow" tests
+
+# The checks too long for `make test` (threaded-part booleans, every bundled drawing sheet,
+# big public parts): run before a release and after touching their code.
+test-slow: setup
+	$(PY) -X faulthandler -m pytest $(PYTEST_FLAGS) -m slow tests
 
 # Not part of `make test`: `make demo` and `make test` again in a Debian 13 chroot (FreeCAD
 # 1.0.0), built once with debootstrap (root; CADBENCH_TRIXIE_ROOT overrides where).

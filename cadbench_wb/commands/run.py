@@ -4,8 +4,7 @@
 import os
 
 from cadbench_wb import errors
-from cadbench_wb.inputs.checks import dask_address, memory_megabytes, timeout_seconds
-from cadbench_wb.standard import MIN_MEMORY_MB
+from cadbench_wb.inputs.checks import add_limit_arguments, dask_address
 
 HELP = "score a campaign: SUBMISSIONS/<system>/<run>/<case_id>.<ext> against every case"
 
@@ -44,15 +43,7 @@ def add_arguments(parser) -> None:
         type=dask_address,
         help="run on a Dask cluster, e.g. tcp://10.0.0.5:8786 (see docs/campaigns.md)",
     )
-    parser.add_argument(
-        "--timeout", type=timeout_seconds, default=None, help="seconds per job (300)"
-    )
-    parser.add_argument(
-        "--memory-mb",
-        type=memory_megabytes,
-        default=None,
-        help=f"memory limit per scoring process (8192, at least {MIN_MEMORY_MB})",
-    )
+    add_limit_arguments(parser, " per job")
     parser.add_argument(
         "--only", metavar="METRICS", help="comma-separated: shape, dimensions, features, ..."
     )

@@ -3,8 +3,7 @@
 
 import os
 
-from cadbench_wb.inputs.checks import memory_megabytes, output_file, timeout_seconds
-from cadbench_wb.standard import MIN_MEMORY_MB
+from cadbench_wb.inputs.checks import add_limit_arguments, output_file
 
 HELP = "score a candidate model against a reference model or a case"
 
@@ -40,15 +39,7 @@ def add_arguments(parser) -> None:
         help="dimension spectrum: seed 000's (default) or with axis positions",
     )
     parser.add_argument("--no-align", action="store_true", help="score in the given pose")
-    parser.add_argument(
-        "--timeout", type=timeout_seconds, default=None, help="seconds (default 300)"
-    )
-    parser.add_argument(
-        "--memory-mb",
-        type=memory_megabytes,
-        default=None,
-        help=f"memory limit (default 8192, at least {MIN_MEMORY_MB})",
-    )
+    add_limit_arguments(parser)
     parser.add_argument(
         "--in-process",
         action="store_true",

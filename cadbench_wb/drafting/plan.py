@@ -517,31 +517,30 @@ def default_dimensions(candidates: list) -> list:
             seen_values.add(key)
             picked.append(c)
 
-    for c in ordered:  # a round part's overall size is its diameter
-        if c.role == "shaft":
-            once_per_value(c)
-    for c in ordered:
-        if c.role == "overall":
-            picked.append(c)
-    for c in ordered:
-        if c.role == "hole":
-            once_per_value(c)
-    # Holes are located before the rounds are sized: when the sheet is full, the least
-    # important (last) defaults go first.
-    for c in ordered:
-        if c.role == "position":
-            picked.append(c)
-    for c in ordered:
-        if c.role == "radius":
-            once_per_value(c)
-    for c in ordered:
-        if c.role == "chamfer" and c.kind in ("DistanceX", "DistanceY"):
-            once_per_value(c)
-        elif c.role in ("angle", "pitch") and c.family != "length":
-            once_per_value(c)
-    for c in ordered:
-        if c.role in ("step", "pitch"):
-            once_per_value(c)
+    # (which candidates, shown once per value?) in order; a round part's overall size is
+    # its diameter. Holes are located before the rounds are sized: when the sheet is full,
+    # the least important (last) defaults go first.
+    passes = (
+        (lambda c: c.role == "shaft", True),
+        (lambda c: c.role == "overall", False),
+        (lambda c: c.role == "hole", True),
+        (lambda c: c.role == "position", False),
+        (lambda c: c.role == "radius", True),
+        (
+            lambda c: (
+                (c.role == "chamfer" and c.kind in ("DistanceX", "DistanceY"))
+                or (c.role in ("angle", "pitch") and c.family != "length")
+            ),
+            True,
+        ),
+        (lambda c: c.role in ("step", "pitch"), True),
+    )
+    for wanted, once in passes:
+        for c in (c for c in ordered if wanted(c)):
+            if once:
+                once_per_value(c)
+            else:
+                picked.append(c)
     return picked
 
 

@@ -169,6 +169,24 @@ def memory_megabytes(text: str) -> int:
     return value
 
 
+def add_limit_arguments(parser, each: str = "") -> None:
+    """--timeout and --memory-mb, validated as above, for every command that scores in a
+    child; EACH says what one limit covers ("per job")."""
+    parser.add_argument(
+        "--timeout",
+        type=timeout_seconds,
+        default=None,
+        help=f"seconds{each} (default {standard.DEFAULT_TIMEOUT_S})",
+    )
+    parser.add_argument(
+        "--memory-mb",
+        type=memory_megabytes,
+        default=None,
+        help=f"memory limit{each} (default {standard.DEFAULT_MEMORY_MB}, "
+        f"at least {standard.MIN_MEMORY_MB})",
+    )
+
+
 def output_file(text: str) -> str:
     """--json PATH: '-' (stdout), or a file in a folder that exists (found out before the
     scoring, not after it when the result is to be written)."""

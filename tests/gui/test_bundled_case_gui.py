@@ -2,20 +2,19 @@
 """A bundled case scored from the toolbar in the real FreeCAD GUI (under Xvfb), checked
 against the figures its case.yaml derives from its construction (``candidates: expect``)."""
 
-import json
 import os
 import shutil
 from fractions import Fraction
 
 import pytest
 from conftest import ROOT
+from scenario import metric_row, require_display_programs, scenario_report
 
 from cadbench_wb import cases
-from cadbench_wb.gui import launch, panel_model
+from cadbench_wb.gui import panel_model
 
 pytestmark = pytest.mark.gui
 
-MACRO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "workbench_macro.py")
 CASES = os.path.join(ROOT, "cases")
 CASE_ID = "bearing_block"
 CANDIDATE = "wrong_hole_diameter.step"
@@ -23,9 +22,7 @@ CANDIDATE = "wrong_hole_diameter.step"
 
 @pytest.fixture(scope="module")
 def bundled(fc, tmp_path_factory):
-    missing = launch.missing_programs()
-    if missing:
-        pytest.skip(f"GUI test needs {', '.join(missing)} (make setup installs them)")
+    require_display_programs()
     from cadbench_wb.app.cases import build as case_build
 
     folder = tmp_path_factory.mktemp("bundled")
@@ -38,37 +35,22 @@ def bundled(fc, tmp_path_factory):
     case = cases.load_case(str(folder / "cases" / CASE_ID))
     case_build.build_missing(case)
     expect = next(c.expect for c in case.candidates if os.path.basename(c.file) == CANDIDATE)
-    report = folder / "report.json"
     env = {
-        "CADBENCH_GUI_SCENARIO": "bundled",
-        "CADBENCH_GUI_REPORT": str(report),
         "CADBENCH_GUI_CASES": str(folder / "cases"),
         "CADBENCH_GUI_CASE": CASE_ID,
         "CADBENCH_GUI_CANDIDATE": CANDIDATE,
-        "CADBENCH_GUI_SHOTS": str(folder),
-        # Scoring the bearing block and drawing it take ~15 s on an idle machine; the
-        # limit only guards against a hang, so it allows a loaded one too.
-        "CADBENCH_GUI_TIMEOUT": "200",
         # No CADBENCH_PYTHON: the workbench finds the checkout's .venv as an installed one does.
     }
-    process = launch.run_macro(MACRO, env=env, timeout=240, home=str(folder / "home"))
-    assert report.exists(), f"FreeCAD wrote no report; its output:\n{process.stdout[-3000:]}"
-    data = json.loads(report.read_text())
-    assert data["error"] is None, data["error"]
-    assert process.returncode == 0, f"FreeCAD did not exit cleanly:\n{process.stdout[-2000:]}"
+    data = scenario_report(folder, "bundled", env)
     return data, expect, case
-
-
-def _metric(data, name):
-    return next(r for r in data["panel"]["metrics"] if f"({name})" in r["cells"][0])
 
 
 def test_bundled_case_scores_as_its_construction_says(bundled):
     data, expect, case = bundled
-    shape = _metric(data, "shapeIoU")
+    shape = metric_row(data, "shapeIoU")
     target = expect["shapeIoU"]
     assert float(shape["cells"][1]) == pytest.approx(target["value"], abs=max(target["tol"], 1e-4))
-    recall = _metric(data, "dimensionRecall")
+    recall = metric_row(data, "dimensionRecall")
     assert float(recall["cells"][1]) == pytest.approx(
         float(Fraction(expect["dimensionRecall"])), abs=1e-4
     )

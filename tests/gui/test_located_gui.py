@@ -10,19 +10,17 @@ pattern holes): dimensionRecall 5/5. Located, Ø12 is wrong where the drawing pu
 and the pattern loses one member of four: (1 + 1 + 1 + 0 + 3/4) / 5 = 0.75.
 """
 
-import json
 import math
-import os
 import sys
 
 import pytest
 import yaml
+from scenario import metric_row, require_display_programs, scenario_report
 
-from cadbench_wb.gui import launch, panel_model
+from cadbench_wb.gui import panel_model
 
 pytestmark = pytest.mark.gui
 
-MACRO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "workbench_macro.py")
 PATTERN = [(15, 15), (15, 45), (45, 15), (45, 45)]
 WRONG_MEMBER = 3  # the hole at (45, 45) drilled Ø7
 HOLE_AT, BOSS_AT = (95, 30), (70, 30)
@@ -66,34 +64,17 @@ def _build_case(fc, part, folder):
 
 @pytest.fixture(scope="module")
 def located_run(fc, part, tmp_path_factory):
-    missing = launch.missing_programs()
-    if missing:
-        pytest.skip(f"GUI test needs {', '.join(missing)} (make setup installs them)")
+    require_display_programs()
     folder = tmp_path_factory.mktemp("located_gui")
     case = _build_case(fc, part, folder)
-    report = folder / "report.json"
     env = {
-        "CADBENCH_GUI_SCENARIO": "located",
-        "CADBENCH_GUI_REPORT": str(report),
         "CADBENCH_GUI_CASES": str(case.parent),
         "CADBENCH_GUI_CASE": "located_plate",
         "CADBENCH_GUI_CANDIDATE": "coincidence.step",
         "CADBENCH_GUI_LOCATED_ROW": "HOLE",
-        "CADBENCH_GUI_SHOTS": str(folder),
         "CADBENCH_PYTHON": sys.executable,
-        # Guards against a hang only: two scorings of a small plate.
-        "CADBENCH_GUI_TIMEOUT": "200",
     }
-    process = launch.run_macro(MACRO, env=env, timeout=240, home=str(folder / "home"))
-    assert report.exists(), f"FreeCAD wrote no report; its output:\n{process.stdout[-3000:]}"
-    data = json.loads(report.read_text())
-    assert data["error"] is None, data["error"]
-    assert process.returncode == 0, f"FreeCAD did not exit cleanly:\n{process.stdout[-2000:]}"
-    return data
-
-
-def _metric(data, name):
-    return next(r for r in data["panel"]["metrics"] if f"({name})" in r["cells"][0])
+    return scenario_report(folder, "located", env)
 
 
 def _dimensions(data):
@@ -101,11 +82,11 @@ def _dimensions(data):
 
 
 def test_located_recall_stands_under_dimension_recall_flagged_as_differing(located_run):
-    recall = _metric(located_run, "dimensionRecall")
+    recall = metric_row(located_run, "dimensionRecall")
     # The verdict stays the value match's: every value is found somewhere.
     assert recall["cells"][1:4] == ["1.0000", "0.95", "PASS"]
     names = [r["cells"][0] for r in located_run["panel"]["metrics"]]
-    located = _metric(located_run, "dimensionRecallLocated")
+    located = metric_row(located_run, "dimensionRecallLocated")
     assert names.index(located["cells"][0]) == names.index(recall["cells"][0]) + 1
     assert float(located["cells"][1]) == pytest.approx(LOCATED, abs=5e-5)
     assert located["cells"][5] == "1.0000"  # every target has its geometry on the reference

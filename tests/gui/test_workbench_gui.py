@@ -16,12 +16,12 @@ import sys
 import pytest
 import yaml
 from conftest import ROOT, run_cli
+from scenario import require_display_programs, scenario_report
 
-from cadbench_wb.gui import launch, panel_model
+from cadbench_wb.gui import panel_model
 
 pytestmark = pytest.mark.gui
 
-MACRO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "workbench_macro.py")
 V_BLOCK = 40 * 30 * 20
 V_REFERENCE = V_BLOCK - 20 * math.pi * 5**2
 V_MISSING = 20 * math.pi * (6**2 - 5**2)
@@ -61,33 +61,21 @@ def _build_case(fc, part, folder):
 
 @pytest.fixture(scope="module")
 def gui_run(fc, part, tmp_path_factory):
-    missing = launch.missing_programs()
-    if missing:
-        pytest.skip(f"GUI test needs {', '.join(missing)} (make setup installs them)")
+    require_display_programs()
     folder = tmp_path_factory.mktemp("gui")
     case = _build_case(fc, part, folder)
-    report = folder / "report.json"
     broken = folder / "broken" / "empty.step"
     broken.parent.mkdir()
     broken.write_bytes(b"")
     env = {
-        "CADBENCH_GUI_SCENARIO": "analytic",
         "CADBENCH_GUI_BROKEN": str(broken),
-        "CADBENCH_GUI_REPORT": str(report),
         "CADBENCH_GUI_CASES": str(case.parent),
         "CADBENCH_GUI_CASE": "holed_block",
         "CADBENCH_GUI_CANDIDATE": "wrong_hole.step",
         "CADBENCH_GUI_AUTHOR_DIR": str(folder / "authored"),
-        "CADBENCH_GUI_SHOTS": str(folder),
         "CADBENCH_PYTHON": sys.executable,
-        # Guards against a hang only: the scenario takes ~35 s on an idle machine.
-        "CADBENCH_GUI_TIMEOUT": "200",
     }
-    process = launch.run_macro(MACRO, env=env, timeout=240, home=str(folder / "home"))
-    assert report.exists(), f"FreeCAD wrote no report; its output:\n{process.stdout[-3000:]}"
-    data = json.loads(report.read_text())
-    assert data["error"] is None, data["error"]
-    assert process.returncode == 0, f"FreeCAD did not exit cleanly:\n{process.stdout[-2000:]}"
+    data = scenario_report(folder, "analytic", env)
     data["case_folder"] = str(case)
     return data
 

@@ -17,6 +17,7 @@ import signal
 import threading
 
 import pytest
+from children import scoring_children
 from conftest import run_cli
 
 from cadbench_wb import outcome, standard
@@ -72,7 +73,7 @@ class Killer:
 
     def _watch(self):
         while not self._stop.is_set():
-            for pid, stage_path in _scoring_children():
+            for pid, stage_path in scoring_children():
                 stage = outcome.Stage.read(stage_path)
                 if pid in self.killed or stage.name != "alignment" or TOKEN not in stage.file:
                     continue
@@ -82,21 +83,6 @@ class Killer:
                 except ProcessLookupError:
                     pass
             self._stop.wait(0.2)
-
-
-def _scoring_children():
-    """(pid, stage file) of every scoring child on the machine: its last argument."""
-    modules = ("cadbench_wb.worker", "cadbench_wb.campaign.worker_process")
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as handle:
-                args = handle.read().decode(errors="replace").rstrip("\0").split("\0")
-        except OSError:
-            continue
-        if any(module in args for module in modules) and args[-1].endswith("stage.txt"):
-            yield int(name), args[-1]
 
 
 def assert_outcome(death, result=None, error=None, memory_mb=MEMORY_MB):

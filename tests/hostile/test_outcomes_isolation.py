@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from children import scoring_children
 from conftest import ROOT, run_cli
 
 from cadbench_wb import outcome
@@ -216,7 +217,7 @@ def test_a_lost_dask_scheduler_ends_the_run_with_exit_6_and_keeps_what_finished(
         stage_seen = False
         while not stage_seen:  # the hanging candidate has reached its alignment
             assert campaign.poll() is None, campaign.communicate()
-            for _pid, stage_path in _scoring_children():
+            for _pid, stage_path in scoring_children():
                 stage = outcome.Stage.read(stage_path)
                 stage_seen = stage_seen or (stage.name == "alignment" and TOKEN in stage.file)
             time.sleep(0.2)
@@ -250,17 +251,3 @@ def _stored(store_module, path) -> bool:
         return bool(opened.keys())
     finally:
         opened.close()
-
-
-def _scoring_children():
-    modules = ("cadbench_wb.worker", "cadbench_wb.campaign.worker_process")
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as handle:
-                args = handle.read().decode(errors="replace").rstrip("\0").split("\0")
-        except OSError:
-            continue
-        if any(module in args for module in modules) and args[-1].endswith("stage.txt"):
-            yield int(name), args[-1]

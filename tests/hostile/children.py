@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The scoring children running on this machine, found the way a test that kills one from
+outside must find them: by their command line in /proc."""
+
+import os
+
+MODULES = ("cadbench_wb.worker", "cadbench_wb.campaign.worker_process")
+
+
+def scoring_children():
+    """(pid, stage file) of every scoring child (single-shot or reused): its last argument."""
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as handle:
+                args = handle.read().decode(errors="replace").rstrip("\0").split("\0")
+        except OSError:
+            continue
+        if any(module in args for module in MODULES) and args[-1].endswith("stage.txt"):
+            yield int(name), args[-1]
