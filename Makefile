@@ -33,14 +33,19 @@ demo: setup
 	$(VENV)/bin/cadbench demo --out out/demo
 
 # faulthandler: an interpreter crash (a segfault in the kernel) prints the dying test's stack.
+# Two pytest-xdist workers, a test file each at a time (its module fixtures built once): most
+# tests wait on a FreeCAD child or a time limit, so two halve the wall time on 2 cores.
 PYTEST_FLAGS ?= -q
+PYTEST_WORKERS ?= 2
 test: setup lint
-	$(PY) -X faulthandler -m pytest $(PYTEST_FLAGS) -m "not slow" tests
+	$(PY) -X faulthandler -m pytest $(PYTEST_FLAGS) -n $(PYTEST_WORKERS) --dist loadfile \
+	  -m "not slow" tests
 
 # The checks too long for `make test` (threaded-part booleans, every bundled drawing sheet,
 # big public parts): run before a release and after touching their code.
 test-slow: setup
-	$(PY) -X faulthandler -m pytest $(PYTEST_FLAGS) -m slow tests
+	$(PY) -X faulthandler -m pytest $(PYTEST_FLAGS) -n $(PYTEST_WORKERS) --dist loadfile \
+	  -m slow tests
 
 # Not part of `make test`: `make demo` and `make test` again in a Debian 13 chroot (FreeCAD
 # 1.0.0), built once with debootstrap (root; CADBENCH_TRIXIE_ROOT overrides where).

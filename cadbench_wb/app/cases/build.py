@@ -72,7 +72,11 @@ def build_missing(case) -> list[str]:
             if os.path.exists(target):
                 continue
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            shutil.copyfile(os.path.join(tmp, relative), target)
+            # Whole or not at all: a reader (the GUI, another build, a test run in parallel)
+            # never sees a half-copied model.
+            partial = f"{target}.{os.getpid()}.partial"
+            shutil.copyfile(os.path.join(tmp, relative), partial)
+            os.replace(partial, target)
             written.append(relative)
     return written
 
