@@ -59,6 +59,18 @@ def score_files(
     ref = loading.load_model(reference, "reference")
     timing["load_reference"] = time.perf_counter() - t0
     result["reference"].update(ref.summary())
+    ahead = _started_ahead(ref, case, options, result, requested)
+    try:
+        return _scored(reference, candidate, options, case, stage, result, ref, ahead, started)
+    finally:
+        for work in ahead.values():
+            work.close()
+
+
+def _scored(reference, candidate, options, case, stage, result, ref, ahead, started) -> dict:
+    """score_files once the reference is read, with the work started ahead for it."""
+    requested = results.requested_metrics(options.get("only"))
+    timing = result["timing"]
     stage("candidate")
     t0 = time.perf_counter()
     try:
@@ -85,11 +97,26 @@ def score_files(
     aligned = shape_fidelity.placed(cand.shape, align.best.rotation, align.best.translation)
     timing["alignment"] = time.perf_counter() - t0
     context = Context(ref, cand, aligned, align, options, case, result, timing)
+    for name, work in ahead.items():
+        work.aligned(candidate, align.best)
+        context.cache[f"ahead:{name}"] = work
     for metric, function in stage_functions(requested):
         stage(metric)
         function(context)
     timing["total"] = time.perf_counter() - started
     return results.finish(result)
+
+
+def _started_ahead(reference, case, options: dict, result: dict, requested) -> dict:
+    """{metric: its work started ahead (registry.Metric.ahead)} for the requested metrics
+    that start some: it runs in a child while this process reads, aligns and measures."""
+    started = {}
+    for metric in registry.METRICS:
+        if metric.name in requested and metric.ahead:
+            work = registry.resolve(metric.ahead)(reference, case, options, result)
+            if work is not None:
+                started[metric.name] = work
+    return started
 
 
 def _reference_stages(reference, case, options: dict, result: dict, requested) -> None:
