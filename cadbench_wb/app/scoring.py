@@ -42,7 +42,7 @@ def score_files(
     """The finished result dict of one scoring (see README: the JSON it writes)."""
     options = dict(options or {})
     requested = results.requested_metrics(options.get("only"))
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu_now()
     result = results.base_result(reference, candidate, _public(options))
     # Which kernel made these figures: a few case expectations differ by version.
     result["freecadVersion"] = freecad_env.freecad_version()
@@ -61,14 +61,18 @@ def score_files(
     result["reference"].update(ref.summary())
     ahead = _started_ahead(ref, case, options, result, requested)
     try:
-        return _scored(reference, candidate, options, case, stage, result, ref, ahead, started)
+        return _scored(
+            reference, candidate, options, case, stage, result, ref, ahead, (started, cpu)
+        )
     finally:
         for work in ahead.values():
             work.close()
 
 
-def _scored(reference, candidate, options, case, stage, result, ref, ahead, started) -> dict:
-    """score_files once the reference is read, with the work started ahead for it."""
+def _scored(reference, candidate, options, case, stage, result, ref, ahead, clocks) -> dict:
+    """score_files once the reference is read, with the work started ahead for it; clocks:
+    (wall, CPU) when the scoring started."""
+    started, cpu = clocks
     requested = results.requested_metrics(options.get("only"))
     timing = result["timing"]
     stage("candidate")
@@ -103,8 +107,28 @@ def _scored(reference, candidate, options, case, stage, result, ref, ahead, star
     for metric, function in stage_functions(requested):
         stage(metric)
         function(context)
+    for work in ahead.values():
+        timing.update(work.close())
     timing["total"] = time.perf_counter() - started
+    timing.update(_cpu_since(cpu))
     return results.finish(result)
+
+
+def _cpu_now() -> tuple:
+    """(this process's, its waited children's) CPU seconds so far."""
+    import resource  # noqa: PLC0415
+
+    own, children = (
+        resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def _cpu_since(cpu: tuple) -> dict:
+    """CPU seconds since cpu (_cpu_now): of the scoring process, and of the children it
+    started and has ended (the exact-boolean child, the drawing child)."""
+    now = _cpu_now()
+    return {"cpu_scoring": now[0] - cpu[0], "cpu_children": now[1] - cpu[1]}
 
 
 def _started_ahead(reference, case, options: dict, result: dict, requested) -> dict:

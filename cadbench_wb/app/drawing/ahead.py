@@ -30,9 +30,9 @@ import time
 
 from cadbench_wb import runner
 
-# CADBENCH_SERIAL_STAGES=1 draws in the scoring process (the baseline of tools/bench_whole_job.py
-# and of the test that both ways give the same result).
-SERIAL_VARIABLE = "CADBENCH_SERIAL_STAGES"
+# CADBENCH_SERIAL_STAGES=1 draws in the scoring process (the baseline of tools/bench_whole_job.py,
+# the test that both ways give the same result, campaigns that keep every core busy).
+SERIAL_VARIABLE = runner.SERIAL_STAGES
 # A test hook, as worker.py's CADBENCH_FAULT: the child aborts before its first drawing.
 FAULT = "crash:drawing_ahead"
 
@@ -41,8 +41,7 @@ def wanted(case) -> bool:
     """Whether drawing ahead can pay: a case with targets, a second core, not switched off."""
     if case is None or not case.dimensions or os.environ.get(SERIAL_VARIABLE) == "1":
         return False
-    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(os.cpu_count())
-    return len(cores) >= 2
+    return runner.cores() >= 2
 
 
 def started(reference, case, options: dict, result: dict):
@@ -69,6 +68,7 @@ class DrawingsAhead:
         self.case = case
         self.scratch = tempfile.mkdtemp(prefix="cadbench-ahead-")
         self.submitted, self.answers, self.seconds = [], {}, {}
+        self.closed = False
         read_end, write_end = os.pipe()
         command = [
             runner.python_for_children(),
@@ -148,18 +148,28 @@ class DrawingsAhead:
             self.answers[line] = None
         return True
 
-    def close(self) -> None:
+    def close(self) -> dict:
+        """End the child (once); {timing key: seconds}: the CPU it used in all."""
         import shutil  # noqa: PLC0415
 
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait()
+        if self.closed:
+            return {}
+        self.closed = True
+        self.process.kill()
+        try:
+            usage = os.wait4(self.process.pid, 0)[2]
+            self.process.returncode = -9
+            used = {"drawing_child_cpu": usage.ru_utime + usage.ru_stime}
+        except ChildProcessError:  # already reaped
+            self.process.wait()
+            used = {}
         for stream in (self.process.stdin, self.replies):
             try:
                 stream.close()
             except OSError:  # a job line still buffered for a child that has died
                 pass
         shutil.rmtree(self.scratch, ignore_errors=True)
+        return used
 
 
 def serve(reply_fd: int) -> None:
