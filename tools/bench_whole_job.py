@@ -137,14 +137,10 @@ def _row(name: str, faces: int, runs: dict) -> dict:
                 for m in ("shapeIoU", "dimensionRecall", "semanticMatch", "drawingMatch")
             },
         }
-        # The scoring process's CPU plus its children's but the drawing child's: what the
-        # job costs on its critical path (the scoring process waits for the exact-boolean
-        # child, the drawing child runs beside it) -- its wall on an idle machine.
-        main_path = (
-            timing.get("cpu_scoring", 0.0)
-            + timing.get("cpu_children", 0.0)
-            - timing.get("drawing_child_cpu", 0.0)
-        )
+        # Every CPU second of the job but the drawing child's: its critical path (start-up,
+        # the scoring process and the exact-boolean child it waits for; the drawing child
+        # runs beside them) -- the job's wall on an idle machine.
+        main_path = run["cpu_s"] - timing.get("drawing_child_cpu", 0.0)
         row["jobs"][label]["cpu_main_path_s"] = main_path
         stages = {k: v for k, v in timing.items() if not k.startswith("cpu_") and k != "process"}
         slowest = sorted(stages.items(), key=lambda kv: -kv[1])[:6]
