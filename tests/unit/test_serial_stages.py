@@ -2,6 +2,8 @@
 """When a scoring draws ahead in a process of its own: not when as many scorings as cores
 run at once (campaigns, the demo), unless the environment says otherwise. Pure."""
 
+import pytest
+
 from cadbench_wb import runner
 
 
@@ -14,7 +16,7 @@ def test_as_many_scorings_as_cores_keep_every_stage_in_the_scoring_process():
 
 def test_fewer_scorings_than_cores_leave_the_environment_as_it_is():
     if runner.cores() < 2:
-        return  # one core: one scoring already saturates it
+        pytest.skip("one core: one scoring already saturates it")
     env = {"A": "1"}
     assert runner.stages_serial_when_saturated(env, runner.cores() - 1) == env
 
