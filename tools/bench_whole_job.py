@@ -4,7 +4,7 @@ scoring child (start-up, kernel self-test, both files read, every metric), timed
 parent, per stage and in all, wall and CPU (the child and every process it starts).
 
 Each part is a moved copy of a public NIST part scored against its case: FTC-06's bundled
-case, and for FTC-08 and FTC-07 a case made here whose targets are the reference's distinct
+case, and for FTC-08 and CTC-01 a case made here whose targets are the reference's distinct
 diameters and radii (a drafter's set, so the drawing has the work a real case gives).
 Four jobs per part, measured in the same run:
 
@@ -39,7 +39,7 @@ NIST = os.path.join(ROOT, "tests", "data", "nist")
 BUNDLED = (("nist_ftc_06", os.path.join(ROOT, "cases", "nist_ftc_06")),)
 GENERATED = (
     ("nist_ftc_08", "nist_ftc_08_asme1_rc.stp"),
-    ("nist_ftc_07", "nist_ftc_07_asme1_rd.stp"),
+    ("nist_ctc_01", "nist_ctc_01_asme1_rd.stp"),
 )
 MAX_TARGETS = 24
 

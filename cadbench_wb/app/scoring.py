@@ -91,6 +91,8 @@ def _scored(reference, candidate, options, case, stage, result, ref, ahead, cloc
         return results.finish(failed)
     timing["load_candidate"] = time.perf_counter() - t0
     result["candidate"].update(cand.summary())
+    for work in ahead.values():
+        work.delivered(candidate)
     stage("alignment")
     t0 = time.perf_counter()
     if options.get("no_align"):

@@ -4,21 +4,24 @@
 A drawing needs nothing the other metrics compute: the reference's only the reference and
 the case, the candidate's only the aligned candidate. On a machine with a second core,
 a child interpreter (started as soon as the reference is read, importing FreeCAD and
-TechDraw meanwhile) draws the reference while the candidate is read and aligned, then the
-aligned candidate while shapeIoU, semanticMatch and dimensionRecall are measured here. The
-drawing stage then only collects them.
+TechDraw meanwhile) draws the reference while the candidate is read and aligned here, reads
+the candidate too, then places and draws it once aligned, while shapeIoU, semanticMatch and
+dimensionRecall are measured here. The drawing stage then only collects them.
 
 Same inputs, same drawing: the child reads each model with loading.load_model, as this
 process did, and places the candidate with the alignment's rotation and translation (exact
 floats, pickled) by shape_fidelity.placed, as scoring did: the same shape, bit for bit. A
 BREP round trip of the placed shape is not: its location comes back a few 1e-16 off, enough
 to print R3.175 as R3.18 instead of R3.17. Then it runs the very functions the stage would
-run (stage._drawn, stage._store). Whatever goes wrong in the child (it dies, it cannot
-start, an answer is missing) costs nothing but time: the stage draws that body here, as it
-did before this module, so a kernel crash in TechDraw still happens in the scoring process
-under the stage 'drawingMatch' and is named as before (outcome.py). The child is a fresh interpreter, not a
-fork (time_budget.py says why), in the scoring process's group and under its limits; its
-standard output goes to /dev/null (FreeCAD's progress bars) and it answers on its own pipe.
+run (stage._drawn, stage._store).
+
+Whatever goes wrong in the child (it dies, it cannot start, an answer is missing) costs
+nothing but time: the stage draws that body here, as it did before this module, so a
+kernel crash in TechDraw still happens in the scoring process under the stage
+'drawingMatch' and is named as before (outcome.py). The child is a fresh interpreter, not
+a fork (time_budget.py says why), in the scoring process's group and under its limits
+(each process has the memory limit of its own); its standard output goes to /dev/null
+(FreeCAD's progress bars) and it answers on a pipe of its own.
 """
 
 import os
@@ -88,6 +91,11 @@ class DrawingsAhead:
             os.close(write_end)
         self.replies = os.fdopen(read_end, "rb")
 
+    def delivered(self, path: str) -> None:
+        """The candidate was read here: the child reads it too (after drawing the
+        reference), so that it only places and draws it once aligned."""
+        self._send("candidate-read", {"role": "candidate", "path": path, "read_only": True})
+
     def aligned(self, path: str, pose) -> None:
         """Hand the candidate over with its alignment (an alignment.Pose): drawn after the
         reference, placed as scoring placed it."""
@@ -95,23 +103,23 @@ class DrawingsAhead:
 
     def submit(self, role: str, path: str, placement=None, cache_dir: str | None = None) -> None:
         """Hand a model over; the child draws in submission order."""
-        job = os.path.join(self.scratch, role)
+        order = {"role": role, "path": path, "placement": placement, "cache_dir": cache_dir}
+        if self._send(role, dict(order, case=self.case)):
+            self.submitted.append(role)
+
+    def _send(self, name: str, order: dict) -> bool:
+        """Write a job and name it to the child; False when the child is gone (the stage
+        then draws this body itself)."""
+        job = os.path.join(self.scratch, name)
         os.makedirs(job, exist_ok=True)
-        order = {
-            "role": role,
-            "path": path,
-            "placement": placement,
-            "case": self.case,
-            "cache_dir": cache_dir,
-        }
         with open(os.path.join(job, "job.pickle"), "wb") as handle:
             pickle.dump(order, handle)
         try:
             self.process.stdin.write((job + "\n").encode())
             self.process.stdin.flush()
         except OSError:
-            return  # the child is gone: the stage draws this body itself
-        self.submitted.append(role)
+            return False
+        return True
 
     def drawn(self, role: str, folder: str):
         """The child's drawing of role, its files copied into folder/role, or None (not
@@ -184,25 +192,34 @@ def serve(reply_fd: int) -> None:
 
     from cadbench_wb.app.drawing import stage  # noqa: PLC0415
 
+    read = {}  # (role, path): the shape read ahead of its drawing
     for line in sys.stdin:
         job = line.strip()
         if os.environ.get("CADBENCH_FAULT", "").strip() == FAULT:
             os.abort()
         try:
-            _draw_job(job, stage)
+            answered = _draw_job(job, stage, read)
         except Exception:  # noqa: BLE001 - no answer file: the stage draws it itself
-            pass
-        replies.write(os.path.basename(job) + "\n")
-        replies.flush()
+            answered = True
+        if answered:
+            replies.write(os.path.basename(job) + "\n")
+            replies.flush()
 
 
-def _draw_job(job: str, stage) -> None:
+def _draw_job(job: str, stage, read: dict) -> bool:
+    """Do one job; False for a read-only one (nobody waits for it)."""
     from cadbench_wb.app import loading  # noqa: PLC0415
     from cadbench_wb.app.shape import fidelity as shape_fidelity  # noqa: PLC0415
 
     with open(os.path.join(job, "job.pickle"), "rb") as handle:
         order = pickle.load(handle)
-    shape = loading.load_model(order["path"], order["role"]).shape
+    key = (order["role"], order["path"])
+    shape = read.pop(key, None)
+    if shape is None:
+        shape = loading.load_model(order["path"], order["role"]).shape
+    if order.get("read_only"):
+        read[key] = shape
+        return False
     if order["placement"] is not None:
         shape = shape_fidelity.placed(shape, *order["placement"])
     folder = os.path.join(job, "drawing")
@@ -215,3 +232,4 @@ def _draw_job(job: str, stage) -> None:
     with open(partial, "wb") as handle:
         pickle.dump({"drawn": drawn, "seconds": seconds}, handle)
     os.replace(partial, os.path.join(job, "answer.pickle"))
+    return True
