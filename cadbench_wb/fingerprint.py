@@ -46,7 +46,7 @@ def _imported_modules(path: str) -> set[str]:
         tree = ast.parse(handle.read(), path)
     own = _module_name(path)
     found = set()
-    for node in ast.walk(tree):
+    for node in statements_of(tree.body):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -57,6 +57,18 @@ def _imported_modules(path: str) -> set[str]:
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return {name for name in found if name == PACKAGE or name.startswith(PACKAGE + ".")}
+
+
+def statements_of(nodes):
+    """Every statement in nodes and in the blocks nested in them (function and class bodies,
+    branches, handlers, match cases), expressions skipped: an import is always a statement,
+    and walking every expression node (ast.walk) took a second a scoring for ~100 files."""
+    for node in nodes:
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                yield from statements_of(block)
 
 
 def _module_name(path: str, package_dir: str = PACKAGE_DIR) -> str:

@@ -43,6 +43,28 @@ def python_for_children() -> str:
     raise UsageError("no Python interpreter found to run the scoring worker")
 
 
+# "1": a scoring child runs every stage in its own process (app/drawing/ahead.py draws in
+# a child of its own otherwise, when a second core is free).
+SERIAL_STAGES = "CADBENCH_SERIAL_STAGES"
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def stages_serial_when_saturated(env: dict, parallel: int) -> dict:
+    """env for children of which `parallel` run at once: with as many scorings as cores
+    (a campaign, the demo), drawing ahead in a further process only adds a second reading
+    of both files per job, so every stage runs in the scoring process (unless env says)."""
+    if parallel >= cores():
+        env = dict(env)
+        env.setdefault(SERIAL_STAGES, "1")
+    return env
+
+
 def child_environment() -> dict:
     """The environment of a scoring child: this package importable, one OpenMP thread, and
     UTF-8 streams (FreeCAD 1.0 starts children with LANG=C, an ASCII stdout)."""

@@ -6,7 +6,8 @@ A broken installation (FreeCAD 1.0's Part without Mod/Part on the path segfaults
 makeCompound) must be reported as the scorer's own breakage, never as the candidate's
 evaluator_error (seed 004: NOT CHECKED is for what is not the candidate's doing). Each
 operation writes its stage ('selftest:compound', ...) first, so that a crash names it.
-Nothing is cached: every scoring child checks the kernel it actually runs.
+Every scoring process checks the kernel it actually runs, once: a worker reused for many
+jobs (campaigns) keeps the answer, since the kernel loaded in a process does not change.
 """
 
 import math
@@ -99,11 +100,16 @@ OPERATIONS = {
 }
 
 
+# The operations that gave their known answer in this process.
+PASSED: set = set()
+
+
 def check(stage=lambda name: None, drawing: bool = True) -> None:
     """Raise EnvironmentBroken, with one line saying what is broken, unless every operation
-    gives its known answer. drawing=False skips the TechDraw projection (no drawing stage)."""
+    gives its known answer. drawing=False skips the TechDraw projection (no drawing stage).
+    An operation that passed once in this process is not run again."""
     for name, (label, problem_of) in OPERATIONS.items():
-        if name == "projection" and not drawing:
+        if (name == "projection" and not drawing) or name in PASSED:
             continue
         stage(f"selftest:{name}")
         try:
@@ -112,3 +118,4 @@ def check(stage=lambda name: None, drawing: bool = True) -> None:
             problem = f"{type(exc).__name__}: {exc}"
         if problem:
             raise EnvironmentBroken(f"FreeCAD kernel self-test failed: {label}: {problem}")
+        PASSED.add(name)

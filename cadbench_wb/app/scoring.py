@@ -42,7 +42,7 @@ def score_files(
     """The finished result dict of one scoring (see README: the JSON it writes)."""
     options = dict(options or {})
     requested = results.requested_metrics(options.get("only"))
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu_now()
     result = results.base_result(reference, candidate, _public(options))
     # Which kernel made these figures: a few case expectations differ by version.
     result["freecadVersion"] = freecad_env.freecad_version()
@@ -59,6 +59,22 @@ def score_files(
     ref = loading.load_model(reference, "reference")
     timing["load_reference"] = time.perf_counter() - t0
     result["reference"].update(ref.summary())
+    ahead = _started_ahead(ref, case, options, result, requested)
+    try:
+        return _scored(
+            reference, candidate, options, case, stage, result, ref, ahead, (started, cpu)
+        )
+    finally:
+        for work in ahead.values():
+            work.close()
+
+
+def _scored(reference, candidate, options, case, stage, result, ref, ahead, clocks) -> dict:
+    """score_files once the reference is read, with the work started ahead for it; clocks:
+    (wall, CPU) when the scoring started."""
+    started, cpu = clocks
+    requested = results.requested_metrics(options.get("only"))
+    timing = result["timing"]
     stage("candidate")
     t0 = time.perf_counter()
     try:
@@ -75,6 +91,8 @@ def score_files(
         return results.finish(failed)
     timing["load_candidate"] = time.perf_counter() - t0
     result["candidate"].update(cand.summary())
+    for work in ahead.values():
+        work.delivered(candidate)
     stage("alignment")
     t0 = time.perf_counter()
     if options.get("no_align"):
@@ -85,11 +103,46 @@ def score_files(
     aligned = shape_fidelity.placed(cand.shape, align.best.rotation, align.best.translation)
     timing["alignment"] = time.perf_counter() - t0
     context = Context(ref, cand, aligned, align, options, case, result, timing)
+    for name, work in ahead.items():
+        work.aligned(candidate, align.best)
+        context.cache[f"ahead:{name}"] = work
     for metric, function in stage_functions(requested):
         stage(metric)
         function(context)
+    for work in ahead.values():
+        timing.update(work.close())
     timing["total"] = time.perf_counter() - started
+    timing.update(_cpu_since(cpu))
     return results.finish(result)
+
+
+def _cpu_now() -> tuple:
+    """(this process's, its waited children's) CPU seconds so far."""
+    import resource  # noqa: PLC0415
+
+    own, children = (
+        resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def _cpu_since(cpu: tuple) -> dict:
+    """CPU seconds since cpu (_cpu_now): of the scoring process, and of the children it
+    started and has ended (the exact-boolean child, the drawing child)."""
+    now = _cpu_now()
+    return {"cpu_scoring": now[0] - cpu[0], "cpu_children": now[1] - cpu[1]}
+
+
+def _started_ahead(reference, case, options: dict, result: dict, requested) -> dict:
+    """{metric: its work started ahead (registry.Metric.ahead)} for the requested metrics
+    that start some: it runs in a child while this process reads, aligns and measures."""
+    started = {}
+    for metric in registry.METRICS:
+        if metric.name in requested and metric.ahead:
+            work = registry.resolve(metric.ahead)(reference, case, options, result)
+            if work is not None:
+                started[metric.name] = work
+    return started
 
 
 def _reference_stages(reference, case, options: dict, result: dict, requested) -> None:

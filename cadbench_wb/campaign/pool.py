@@ -348,7 +348,8 @@ class LocalPool:
         return sum(1 for w in self.workers if w.job is not None)
 
     def _spawn(self) -> None:
-        worker = WorkerProcess(self.memory_mb, self.env)
+        env = runner.stages_serial_when_saturated(self.env or runner.child_environment(), self.size)
+        worker = WorkerProcess(self.memory_mb, env)
         self.workers.append(worker)
         self._selector.register(worker.fileno(), selectors.EVENT_READ, worker)
         self.started_workers += 1

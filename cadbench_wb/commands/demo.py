@@ -83,6 +83,10 @@ def run(args) -> int:
         ensure_built(case)
     jobs = _jobs(cases, only)
     workers = args.workers or max(1, os.cpu_count() or 1)
+    from cadbench_wb import runner  # noqa: PLC0415
+
+    # The scoring children take their environment from this process's.
+    os.environ.update(runner.stages_serial_when_saturated(dict(os.environ), workers))
     print(
         f"scoring {len(jobs)} candidates of {len(cases)} cases with {workers} worker(s)", flush=True
     )

@@ -28,6 +28,11 @@ class Metric:
     label: str  # how reports title it
     stage: str  # "module:function" taking the scoring context
     reference_stage: str | None = None  # "module:function"(reference, case, options, result)
+    # "module:function"(reference, case, options, result) called once the reference is read:
+    # work started ahead in a child, or None: an object told delivered(candidate path) once
+    # the candidate is read, aligned(candidate path, alignment.Pose) once it is aligned, and
+    # close() -> {timing key: seconds} after the last stage.
+    ahead: str | None = None
     sections: tuple = ()  # (case.yaml key, "module:function" validating and parsing it)
     data_files: tuple = ()  # glob patterns, relative to the package, of data the figures use
     stamp: str = "metric"  # "metric" (metricFingerprint) or "drawing" (drawingFingerprint)
@@ -38,7 +43,7 @@ class Metric:
     @property
     def modules(self) -> tuple[str, ...]:
         """Every module this metric names (stage, hook, validators), for the fingerprint."""
-        targets = [self.stage, self.reference_stage, *(v for _, v in self.sections)]
+        targets = [self.stage, self.reference_stage, self.ahead, *(v for _, v in self.sections)]
         return tuple(dict.fromkeys(t.split(":")[0] for t in targets if t))
 
 
@@ -82,6 +87,7 @@ METRICS = (
         "Drawing fidelity",
         "cadbench_wb.app.drawing.stage:drawing_stage",
         "cadbench_wb.app.drawing.stage:reference_stage",
+        ahead="cadbench_wb.app.drawing.ahead:started",
         data_files=("../resources/templates/*.svg",),
         stamp="drawing",
     ),

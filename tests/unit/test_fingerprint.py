@@ -117,3 +117,44 @@ def test_every_registered_stage_is_sealed_under_its_stamp():
         sealed = fingerprint.sealed_files(metric.stamp)
         for module in metric.modules:
             assert fingerprint.module_file(module) in sealed, (metric.name, module)
+
+
+def test_the_statement_walk_finds_every_import_a_full_walk_finds():
+    # The stamps read imports from statements only (no expression can hold one); the full
+    # ast.walk over every file of the package is the independent count.
+    source = (
+        "import a\n"
+        "def f():\n"
+        "    if x:\n"
+        "        import b\n"
+        "    else:\n"
+        "        from c import d\n"
+        "    try:\n"
+        "        import e\n"
+        "    except E:\n"
+        "        import g\n"
+        "    finally:\n"
+        "        import h\n"
+        "class K:\n"
+        "    with w:\n"
+        "        for i in y:\n"
+        "            while z:\n"
+        "                import m\n"
+        "match v:\n"
+        "    case 1:\n"
+        "        import n\n"
+    )
+    files = [("constructed", source)]
+    assert (
+        sum(isinstance(n, (ast.Import, ast.ImportFrom)) for n in ast.walk(ast.parse(source))) == 8
+    )
+    for folder, _, names in os.walk(PACKAGE):
+        for name in sorted(n for n in names if n.endswith(".py")):
+            with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                files.append((name, handle.read()))
+    kinds = (ast.Import, ast.ImportFrom)
+    for name, text in files:
+        tree = ast.parse(text)
+        full = [ast.dump(n) for n in ast.walk(tree) if isinstance(n, kinds)]
+        walked = [ast.dump(n) for n in fingerprint.statements_of(tree.body) if isinstance(n, kinds)]
+        assert sorted(walked) == sorted(full), name

@@ -25,6 +25,8 @@ from cadbench_wb import result as results
 from cadbench_wb.metrics import verdicts
 
 METRIC = "drawingMatch"
+# The scoring context's cache key of the drawing child (ahead.py), when one was started.
+AHEAD = "ahead:drawingMatch"
 PROJECTION = "first"  # ISO's default; the projection changes places, not printed values
 NOTE = "self-consistency, not proof of shape (seed 000: shape 0.423 scored drawing 1.000)"
 
@@ -76,12 +78,7 @@ def _drawing_folder(options: dict):
 
 def _score(context, case, folder: str, keep: bool) -> None:
     result = context.result
-    started = time.perf_counter()
-    candidate = _drawn(context.aligned, os.path.join(folder, "candidate"), case, "candidate")
-    context.timing["drawing_candidate"] = time.perf_counter() - started
-    started = time.perf_counter()
-    reference = _reference_drawing(context.reference, case, context.options, context.result, folder)
-    context.timing["drawing_reference"] = time.perf_counter() - started
+    candidate, reference = _both_drawings(context, case, folder)
 
     match = candidate.get("match")
     ceiling = reference.get("match")
@@ -111,6 +108,30 @@ def _score(context, case, folder: str, keep: bool) -> None:
     result["verdicts"][METRIC] = entry
 
 
+def _both_drawings(context, case, folder: str) -> tuple:
+    """(candidate's, reference's) drawings: those the drawing child made (ahead.py) while
+    the other metrics were measured, the others drawn here, the candidate's first."""
+    ahead = context.cache.get(AHEAD)
+    timing = context.timing
+    started = time.perf_counter()
+    candidate = ahead.drawn("candidate", folder) if ahead else None
+    reference = ahead.drawn("reference", folder) if ahead else None
+    if ahead:
+        timing["drawing_wait"] = time.perf_counter() - started
+        timing.update({f"drawing_{role}_ahead": s for role, s in ahead.seconds.items()})
+    if candidate is None:
+        started = time.perf_counter()
+        candidate = _drawn(context.aligned, os.path.join(folder, "candidate"), case, "candidate")
+        timing["drawing_candidate"] = time.perf_counter() - started
+    if reference is None:
+        started = time.perf_counter()
+        reference = _reference_drawing(
+            context.reference, case, context.options, context.result, folder
+        )
+        timing["drawing_reference"] = time.perf_counter() - started
+    return candidate, reference
+
+
 def _drawn(shape, folder: str, case, title: str) -> dict:
     """Make and read back one drawing; a failure is reported, never raised: the other
     metrics stand whatever TechDraw does with an odd shape."""
@@ -131,7 +152,7 @@ def _reference_drawing(reference, case, options: dict, result: dict, folder: str
     this drawing chain were drawn before (its files are copied in, so the result is the
     same whether or not it came from the cache)."""
     folder = os.path.join(folder, "reference")
-    cache_dir = os.path.join(_cache_root(options), _cache_key(reference, case, result))
+    cache_dir = reference_cache_dir(reference, case, options, result)
     record = os.path.join(cache_dir, "drawing.json")
     if os.path.isfile(record):
         try:
@@ -146,6 +167,11 @@ def _reference_drawing(reference, case, options: dict, result: dict, folder: str
     if drawn["failure"] is None:
         _store(folder, cache_dir, drawn)
     return drawn
+
+
+def reference_cache_dir(reference, case, options: dict, result: dict) -> str:
+    """Where the drawing of this reference, these targets and this drawing chain is kept."""
+    return os.path.join(_cache_root(options), _cache_key(reference, case, result))
 
 
 def _store(folder: str, cache_dir: str, drawn: dict) -> None:

@@ -34,6 +34,9 @@ class FaceInfo:
     semi_angle: float | None = None  # cones, degrees, positive
     concave: bool | None = None  # axial surfaces: material outside (a hole's wall)
     span_deg: float | None = None  # cylinders and cones: angular extent of the face
+    # The face's surface, asked for once: face.Surface builds a new geometry object on every
+    # access (half the cost of the convexity of all edges on a 270-face part).
+    surface: object = None
 
     @property
     def name(self) -> str:
@@ -108,7 +111,7 @@ def describe(index: int, face) -> FaceInfo:
     """The descriptor of one face."""
     surface = face.Surface
     kind = type(surface).__name__
-    info = FaceInfo(index=index, face=face, kind=kind, area=face.Area)
+    info = FaceInfo(index=index, face=face, kind=kind, area=face.Area, surface=surface)
     u, v = _mid_uv(face)
     if kind == "Plane":
         info.normal = _vec(face.normalAt(u, v))
@@ -209,7 +212,7 @@ def _normal_at(info: FaceInfo, point) -> np.ndarray | None:
 
     face = info.face
     try:
-        u, v = face.Surface.parameter(FreeCAD.Vector(*point))
+        u, v = info.surface.parameter(FreeCAD.Vector(*point))
         return _vec(face.normalAt(u, v))
     except Exception:  # a pole or a degenerate point: no normal there
         return None
@@ -228,7 +231,7 @@ def _inward(info: FaceInfo, point: np.ndarray, normal: np.ndarray, tangent: np.n
     for sign in (1.0, -1.0):
         probe = point + sign * step * side
         try:
-            u, v = face.Surface.parameter(FreeCAD.Vector(*probe))
+            u, v = info.surface.parameter(FreeCAD.Vector(*probe))
         except Exception:
             continue
         if _in_domain(face, u, v):
