@@ -9,6 +9,7 @@ direction from the edge into the first face: n2 . d1 < 0 is convex.
 """
 
 import dataclasses
+import functools
 import math
 
 import numpy as np
@@ -26,7 +27,6 @@ class FaceInfo:
     index: int
     face: object
     kind: str  # Plane, Cylinder, Cone, Sphere, Toroid, BSplineSurface, ...
-    area: float
     normal: np.ndarray | None = None  # planes: oriented outward normal
     origin: np.ndarray | None = None  # planes: a point; axial surfaces: a point on the axis
     axis: np.ndarray | None = None  # axial surfaces, largest component positive
@@ -38,6 +38,12 @@ class FaceInfo:
     @property
     def name(self) -> str:
         return f"Face{self.index + 1}"
+
+    @functools.cached_property
+    def area(self) -> float:
+        # Measured when first asked for: OpenCASCADE integrates it over the surface, about
+        # 5 ms per B-spline thread flank, and recognition asks only for a few faces' areas.
+        return self.face.Area
 
 
 @dataclasses.dataclass
@@ -108,7 +114,7 @@ def describe(index: int, face) -> FaceInfo:
     """The descriptor of one face."""
     surface = face.Surface
     kind = type(surface).__name__
-    info = FaceInfo(index=index, face=face, kind=kind, area=face.Area)
+    info = FaceInfo(index=index, face=face, kind=kind)
     u, v = _mid_uv(face)
     if kind == "Plane":
         info.normal = _vec(face.normalAt(u, v))
