@@ -51,10 +51,20 @@ class EdgeInfo:
     index: int
     edge: object
     faces: tuple  # indices of the two faces (one for a seam or a free edge)
-    kind: str  # convex, concave, smooth, seam, unknown
     straight: bool
     circle: bool
     length: float
+    owners: tuple = ()  # the FaceInfo of each of faces
+
+    @functools.cached_property
+    def kind(self) -> str:
+        """convex, concave, smooth, seam or unknown. Decided when first asked for: the
+        normals at the edge cost a projection onto each face (about 1 ms on a B-spline
+        thread flank), and no recognition step asks about an edge between two faces a
+        thread has claimed (74 of a modeled M8 bolt's 173 edges)."""
+        if len(self.faces) < 2:
+            return "seam"
+        return _convexity(self.owners[0], self.owners[1], self.edge)
 
 
 @dataclasses.dataclass
@@ -186,16 +196,15 @@ def graph_of(shape) -> Graph:
         edge, owner = owners[key]
         unique = tuple(sorted(set(owner)))
         curve = _curve_kind(edge)
-        kind = "seam" if len(unique) < 2 else _convexity(faces[unique[0]], faces[unique[1]], edge)
         edges.append(
             EdgeInfo(
                 index=number,
                 edge=edge,
                 faces=unique,
-                kind=kind,
                 straight=curve in ("Line", "LineSegment"),
                 circle=curve == "Circle",
                 length=edge.Length,
+                owners=tuple(faces[i] for i in unique),
             )
         )
         for face_index in unique:
