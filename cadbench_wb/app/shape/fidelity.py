@@ -133,12 +133,17 @@ def exact_work_refusal(faces_reference: int, faces_candidate: int) -> str | None
     )
 
 
-def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool = True) -> dict:
+def shape_figures(
+    reference, candidate_aligned, meshes=None, keep_shapes: bool = True, volumes=None
+) -> dict:
     """Every shape figure of an aligned pair, with its cross-check and per-stage times.
 
     meshes: the fine (vertices, triangles) of the reference and of the aligned candidate,
     when the alignment already made them (it tessellates at the cross-check's deflection).
     keep_shapes: keep the common/missing/extra solids (for the diff files).
+    volumes: the exact volumes of the reference and of the candidate (either may be None)
+    when loading measured them already: a rigid motion keeps a volume, and on B-spline
+    thread flanks each exact volume costs about 0.3 s of CPU.
 
     The two independent estimates come first (they cost a second or two): they set the
     exact booleans' time budget and judge each attempt, so an attempt that cannot be
@@ -156,8 +161,9 @@ def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool =
     # The child that runs the exact booleans starts now and imports FreeCAD meanwhile.
     worker = None if skipped else time_budget.ExactWorker()
     try:
+        exact_volumes = _exact_volumes(reference, candidate_aligned, volumes)
         computed = _shape_figures(
-            reference, candidate_aligned, meshes, keep_shapes, (skipped, worker)
+            reference, candidate_aligned, meshes, keep_shapes, (skipped, worker, exact_volumes)
         )
     finally:
         if worker is not None:
@@ -166,8 +172,17 @@ def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool =
     return computed
 
 
+def _exact_volumes(reference, candidate, known) -> dict:
+    """{"a": exact volume of the reference, "b": of the candidate}, measured where not known."""
+    known_a, known_b = known if known is not None else (None, None)
+    return {
+        "a": reference.Volume if known_a is None else known_a,
+        "b": candidate.Volume if known_b is None else known_b,
+    }
+
+
 def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan) -> dict:
-    skipped, worker = exact_plan
+    skipped, worker, exact_volumes = exact_plan
     timing = {}
     params = standard.CROSS_CHECK
     diagonal = max(reference.BoundBox.DiagonalLength, candidate_aligned.BoundBox.DiagonalLength)
@@ -189,8 +204,7 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
     start = time.perf_counter()
     safety_net = params["exact_safety_net_s"]
     decision, exact, attempts = _exact_decision(
-        reference,
-        candidate_aligned,
+        (reference, candidate_aligned, exact_volumes),
         (mesh_result, mesh_note, sampled),
         skipped,
         (safety_net, worker),
@@ -204,7 +218,7 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
     if decision["volumes"] is not None:
         figures = crosscheck.figures_from(decision["volumes"])
     else:
-        fallback = {"a": reference.Volume, "b": candidate_aligned.Volume, "common": 0.0}
+        fallback = dict(exact_volumes, common=0.0)
         figures = crosscheck.figures_from(fallback)
     decision = crosscheck.bounded(figures, decision, params)
     # On modeled threads each exact mass property costs about a second per solid (B-spline
@@ -226,15 +240,16 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
     return {"figures": figures, "shapes": shapes, "timing": timing}
 
 
-def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shapes):
+def _exact_decision(pair, estimates, skipped, budget, keep_shapes):
     """The cross-check decision after at most two exact attempts (plain, then fuzzy); the
     exact result it used; what each attempt gave. Which attempts run follows from their
-    results alone; budget: (the safety net's seconds for all attempts together, the
-    started worker for the first attempt)."""
+    results alone; pair: (reference, candidate, their exact volumes); budget: (the safety
+    net's seconds for all attempts together, the started worker for the first attempt)."""
+    reference, candidate, volumes = pair
     mesh_result, mesh_note, sampled = estimates
     budget, worker = budget
     params = standard.CROSS_CHECK
-    volumes = {"a": reference.Volume, "b": candidate.Volume}
+    volumes = dict(volumes)
     exact = {"volumes": volumes, "shapes": {}, "route": "skipped"}
     if skipped:
         decision = crosscheck.decide(volumes, mesh_result, sampled, params, skipped, mesh_note)

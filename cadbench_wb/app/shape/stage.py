@@ -16,6 +16,7 @@ def shape_stage(context) -> None:
         context.aligned,
         context.alignment.aligned_meshes(),
         keep_shapes=bool(context.options.get("export_diff")),
+        volumes=(context.reference.volume, context.candidate.volume),
     )
     figures = computed["figures"]
     context.timing.update({f"shape_{k}": v for k, v in computed["timing"].items()})
