@@ -170,9 +170,7 @@ def align(reference, candidate) -> Alignment:
     """The best proper rigid pose of candidate onto reference, with its ambiguity."""
     params = standard.ALIGNMENT
     diagonal = max(reference.BoundBox.DiagonalLength, candidate.BoundBox.DiagonalLength)
-    deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal
-    mesh_ref = meshing.mesh_of(reference, deflection)
-    mesh_cand = meshing.mesh_of(candidate, deflection)
+    mesh_ref, mesh_cand = meshing.cross_check_meshes(reference, candidate, diagonal)
     # The frames come from the fine meshes: proposals only need them to the mesh's volume
     # error (1e-4, far inside degenerate_moment_gap), and OpenCASCADE's exact volume,
     # centre and inertia cost about 1.2 s each on B-spline thread flanks.

@@ -104,13 +104,11 @@ def _four_booleans(reference, candidate, volumes, fuzzy: float, keep_shapes: boo
     return {"volumes": volumes, "shapes": shapes, "route": "four booleans"}
 
 
-def _exact_within(reference, candidate, fuzzy, keep_shapes, budget_s, worker=None):
-    """exact_booleans in a child process stopped at budget_s, or None and why not (and
-    whether the clock stopped it)."""
+def _exact_within(job, budget_s):
+    """The result of an exact job started in a child process, stopped budget_s after its
+    start, or None and why not (and whether the clock stopped it)."""
     try:
-        found = time_budget.exact_booleans_within(
-            reference, candidate, fuzzy, keep_shapes, budget_s, worker
-        )
+        found = job.result(budget_s)
     except time_budget.BudgetSpent as spent:
         return None, (str(spent), spent.clock)
     return found, None
@@ -140,9 +138,10 @@ def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool =
     when the alignment already made them (it tessellates at the cross-check's deflection).
     keep_shapes: keep the common/missing/extra solids (for the diff files).
 
-    The two independent estimates come first (they cost a second or two): they set the
-    exact booleans' time budget and judge each attempt, so an attempt that cannot be
-    trusted is abandoned early and a fuzzy retry gets what is left of the budget.
+    The exact booleans start first, in a child process, and run while this process
+    computes the two independent estimates (mesh boolean, point sampling) that judge them:
+    on two cores the estimates cost no wall time. A fuzzy retry, when the plain attempt is
+    not confirmed, gets what is left of the safety net.
     """
     start = time.perf_counter()
     skipped = exact_work_refusal(len(reference.Faces), len(candidate_aligned.Faces))
@@ -153,50 +152,41 @@ def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool =
     ):
         skipped = "modeled thread: exact booleans skipped"
     thread_check = time.perf_counter() - start
-    # The child that runs the exact booleans starts now and imports FreeCAD meanwhile.
-    worker = None if skipped else time_budget.ExactWorker()
+    job = None
+    if not skipped:
+        diagonal = max(reference.BoundBox.DiagonalLength, candidate_aligned.BoundBox.DiagonalLength)
+        fuzzy = standard.CROSS_CHECK["fuzzy_values_rel"][0] * diagonal
+        job = time_budget.ExactJob(reference, candidate_aligned, fuzzy, keep_shapes)
     try:
-        computed = _shape_figures(
-            reference, candidate_aligned, meshes, keep_shapes, (skipped, worker)
-        )
+        computed = _shape_figures(reference, candidate_aligned, meshes, keep_shapes, (skipped, job))
     finally:
-        if worker is not None:
-            worker.close()
+        if job is not None:
+            job.close()
     computed["timing"]["thread_check"] = thread_check
     return computed
 
 
 def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan) -> dict:
-    skipped, worker = exact_plan
+    skipped, job = exact_plan
     timing = {}
     params = standard.CROSS_CHECK
     diagonal = max(reference.BoundBox.DiagonalLength, candidate_aligned.BoundBox.DiagonalLength)
     start = time.perf_counter()
     if meshes is None:
-        deflection = params["mesh_deflection_rel"] * diagonal
-        meshes = (
-            meshing.mesh_of(reference, deflection),
-            meshing.mesh_of(candidate_aligned, deflection),
-        )
+        meshes = meshing.cross_check_meshes(reference, candidate_aligned, diagonal)
     timing["tessellation"] = time.perf_counter() - start
     start = time.perf_counter()
-    mesh_result, mesh_note, meshes = _mesh_iou(meshes, (reference, candidate_aligned), diagonal)
-    timing["mesh_boolean"] = time.perf_counter() - start
-    mesh_a, mesh_b = meshes
-    start = time.perf_counter()
-    sampled = sampling.sampled_iou(mesh_a, mesh_b, params["sample_points"], params["sample_seed"])
+    sampled = sampling.sampled_iou(*meshes, params["sample_points"], params["sample_seed"])
     timing["sampling"] = time.perf_counter() - start
+    mesh_route = _MeshRoute(meshes, (reference, candidate_aligned), diagonal)
     start = time.perf_counter()
     safety_net = params["exact_safety_net_s"]
     decision, exact, attempts = _exact_decision(
-        reference,
-        candidate_aligned,
-        (mesh_result, mesh_note, sampled),
-        skipped,
-        (safety_net, worker),
-        keep_shapes,
+        reference, candidate_aligned, (mesh_route, sampled), skipped, (safety_net, job), keep_shapes
     )
-    timing["booleans"] = time.perf_counter() - start
+    timing["mesh_boolean"] = mesh_route.seconds
+    timing["booleans"] = time.perf_counter() - start - mesh_route.seconds
+    mesh_a, mesh_b = mesh_route.meshes
     decision["crossCheck"]["exactAttempts"] = attempts
     # True only when the wall clock stopped the exact route: the one case where the route
     # (and so the JSON) depends on the machine's speed, hence reported.
@@ -229,19 +219,20 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
 def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shapes):
     """The cross-check decision after at most two exact attempts (plain, then fuzzy); the
     exact result it used; what each attempt gave. Which attempts run follows from their
-    results alone; budget: (the safety net's seconds for all attempts together, the
-    started worker for the first attempt)."""
-    mesh_result, mesh_note, sampled = estimates
-    budget, worker = budget
+    results alone; budget: (the safety net's seconds for all attempts together, counted
+    from the start of the first attempt, the job of the first attempt, already running)."""
+    mesh_route, sampled = estimates
+    budget, job = budget
     params = standard.CROSS_CHECK
     volumes = {"a": reference.Volume, "b": candidate.Volume}
     exact = {"volumes": volumes, "shapes": {}, "route": "skipped"}
     if skipped:
-        decision = crosscheck.decide(volumes, mesh_result, sampled, params, skipped, mesh_note)
+        mesh, note = mesh_route.result()
+        decision = crosscheck.decide(volumes, mesh, sampled, params, skipped, note)
         return decision, exact, []
     diagonal = max(reference.BoundBox.DiagonalLength, candidate.BoundBox.DiagonalLength)
     attempts = []
-    deadline = time.perf_counter() + budget
+    deadline = (job.started if job else time.perf_counter()) + budget
     decision = None
     for fuzzy_rel in params["fuzzy_values_rel"]:
         remaining = deadline - time.perf_counter()
@@ -249,15 +240,15 @@ def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shape
         if remaining <= 0:
             attempts.append({"fuzzy": fuzzy, "outcome": "not started", "safetyNet": True})
             break
-        found, stopped = _exact_within(reference, candidate, fuzzy, keep_shapes, remaining, worker)
-        worker = None  # a worker serves one job: a retry starts its own
+        if job is None:  # a retry: its own child
+            job = time_budget.ExactJob(reference, candidate, fuzzy, keep_shapes)
+        found, stopped = _exact_within(job, deadline - job.started)
+        job = None
         if found is None:
             outcome, clock = stopped
             attempts.append({"fuzzy": fuzzy, "outcome": outcome, "safetyNet": clock})
             break
-        decision = crosscheck.decide(
-            found["volumes"], mesh_result, sampled, params, None, mesh_note
-        )
+        decision = _checked(found["volumes"], mesh_route, sampled, params)
         outcome = "confirmed" if decision["method"] == "exact" else _exact_outcome(decision)
         attempts.append({"fuzzy": fuzzy, "route": found["route"], "outcome": outcome})
         exact = found
@@ -271,9 +262,44 @@ def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shape
                 " s of wall clock (standard.CROSS_CHECK exact_safety_net_s): the one route "
                 "choice that depends on the machine's speed"
             )
-        decision = crosscheck.decide(volumes, mesh_result, sampled, params, why, mesh_note)
+        mesh, note = mesh_route.result()
+        decision = crosscheck.decide(volumes, mesh, sampled, params, why, note)
         exact = {"volumes": volumes, "shapes": {}, "route": "stopped"}
     return decision, exact, attempts
+
+
+def _checked(volumes, mesh_route, sampled, params) -> dict:
+    """crosscheck.decide on exact volumes, with the mesh boolean run only when point
+    sampling alone does not confirm them: decide needs one independent witness, and on a
+    perfect copy the mesh boolean is the slow one (coincident faces everywhere: 15 s on a
+    plate with 250 holes). Without the mesh figure the sampling tolerance lacks the mesh's
+    volume error, so a confirmation here would stand with the mesh figure too."""
+    if not mesh_route.done:
+        decision = crosscheck.decide(volumes, None, sampled, params, None, MESH_NOT_NEEDED)
+        if decision["method"] == "exact":
+            return decision
+    mesh, note = mesh_route.result()
+    return crosscheck.decide(volumes, mesh, sampled, params, None, note)
+
+
+MESH_NOT_NEEDED = "not run: point sampling confirmed the exact booleans on its own"
+
+
+class _MeshRoute:
+    """The mesh boolean (_mesh_iou), computed once when first asked for."""
+
+    def __init__(self, meshes, shapes, diagonal):
+        self.meshes, self.shapes, self.diagonal = meshes, shapes, diagonal
+        self.done, self.seconds, self.answer = False, 0.0, (None, None)
+
+    def result(self) -> tuple:
+        """(the mesh boolean's volumes or None, why none) as crosscheck.decide takes them."""
+        if not self.done:
+            start = time.perf_counter()
+            found, note, self.meshes = _mesh_iou(self.meshes, self.shapes, self.diagonal)
+            self.answer, self.done = (found, note), True
+            self.seconds = time.perf_counter() - start
+        return self.answer
 
 
 def _exact_outcome(decision) -> str:
