@@ -52,15 +52,17 @@ def crossing_heights(
     ray_cell = np.clip(((rays_xy - origin) / size).astype(np.int64), 0, cells - 1)
     ray_key = ray_cell[:, 0] * cells[1] + ray_cell[:, 1]
     # Expand each triangle into the cells its bbox covers, then sort by cell.
+    # (Temporaries freed as soon as used: they are the peak memory of the whole scoring.)
     spans = (cell_hi[:, 0] - cell_lo[:, 0] + 1) * (cell_hi[:, 1] - cell_lo[:, 1] + 1)
-    tri_index = np.repeat(np.arange(len(tri)), spans)
     offsets = np.arange(spans.sum()) - np.repeat(np.cumsum(spans) - spans, spans)
     width = np.repeat(cell_hi[:, 1] - cell_lo[:, 1] + 1, spans)
-    cx = np.repeat(cell_lo[:, 0], spans) + offsets // width
-    cy = np.repeat(cell_lo[:, 1], spans) + offsets % width
-    tri_key = cx * cells[1] + cy
+    tri_key = (np.repeat(cell_lo[:, 0], spans) + offsets // width) * cells[1]
+    tri_key += np.repeat(cell_lo[:, 1], spans) + offsets % width
+    del offsets, width
     order = np.argsort(tri_key, kind="stable")
-    tri_key, tri_index = tri_key[order], tri_index[order]
+    tri_key = tri_key[order]
+    tri_index = np.repeat(np.arange(len(tri)), spans)[order]
+    del order
     # Every (ray, triangle over the ray's cell) pair, tested at once in chunks of at most
     # PAIR_CHUNK pairs: one Python-level step per cell cost 0.3 ms, 10 s on a real part.
     first = np.searchsorted(tri_key, ray_key, side="left")
@@ -93,8 +95,8 @@ def crossing_heights(
     return result
 
 
-# Ray-triangle pairs tested in one vectorised step (about 100 MB of temporaries).
-PAIR_CHUNK = 1_000_000
+# Ray-triangle pairs tested in one vectorised step (about 25 MB of temporaries).
+PAIR_CHUNK = 250_000
 
 
 def _pair_heights(points: np.ndarray, tri: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
