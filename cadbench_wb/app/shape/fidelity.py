@@ -145,11 +145,11 @@ def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool =
     """
     start = time.perf_counter()
     skipped = exact_work_refusal(len(reference.Faces), len(candidate_aligned.Faces))
-    if (
-        skipped is None
-        and not standard.CROSS_CHECK["exact_booleans_on_threads"]
-        and (threads.has_modeled_thread(reference) or threads.has_modeled_thread(candidate_aligned))
-    ):
+    # Modeled threads: meshed at Part's 0.1 rad (meshing.cross_check_meshes), exact skipped.
+    threaded = threads.has_modeled_thread(reference) or threads.has_modeled_thread(
+        candidate_aligned
+    )
+    if skipped is None and not standard.CROSS_CHECK["exact_booleans_on_threads"] and threaded:
         skipped = "modeled thread: exact booleans skipped"
     thread_check = time.perf_counter() - start
     job = None
@@ -158,7 +158,9 @@ def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool =
         fuzzy = standard.CROSS_CHECK["fuzzy_values_rel"][0] * diagonal
         job = time_budget.ExactJob(reference, candidate_aligned, fuzzy, keep_shapes)
     try:
-        computed = _shape_figures(reference, candidate_aligned, meshes, keep_shapes, (skipped, job))
+        computed = _shape_figures(
+            reference, candidate_aligned, meshes, keep_shapes, (skipped, job, not threaded)
+        )
     finally:
         if job is not None:
             job.close()
@@ -167,7 +169,7 @@ def shape_figures(reference, candidate_aligned, meshes=None, keep_shapes: bool =
 
 
 def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan) -> dict:
-    skipped, job = exact_plan
+    skipped, job, coarse = exact_plan
     timing = {}
     params = standard.CROSS_CHECK
     diagonal = max(reference.BoundBox.DiagonalLength, candidate_aligned.BoundBox.DiagonalLength)
@@ -175,18 +177,17 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
     if meshes is None:
         meshes = meshing.cross_check_meshes(reference, candidate_aligned, diagonal)
     timing["tessellation"] = time.perf_counter() - start
-    start = time.perf_counter()
-    sampled = sampling.sampled_iou(*meshes, params["sample_points"], params["sample_seed"])
-    timing["sampling"] = time.perf_counter() - start
-    mesh_route = _MeshRoute(meshes, (reference, candidate_aligned), diagonal)
-    start = time.perf_counter()
+    estimates = _Estimates(meshes, (reference, candidate_aligned), diagonal, coarse)
+    start, before = time.perf_counter(), sum(estimates.seconds.values())
     safety_net = params["exact_safety_net_s"]
     decision, exact, attempts = _exact_decision(
-        reference, candidate_aligned, (mesh_route, sampled), skipped, (safety_net, job), keep_shapes
+        reference, candidate_aligned, estimates, skipped, (safety_net, job), keep_shapes
     )
-    timing["mesh_boolean"] = mesh_route.seconds
-    timing["booleans"] = time.perf_counter() - start - mesh_route.seconds
-    mesh_a, mesh_b = mesh_route.meshes
+    timing.update(estimates.seconds)
+    timing["booleans"] = time.perf_counter() - start - (sum(estimates.seconds.values()) - before)
+    mesh_a, mesh_b = meshes = estimates.meshes
+    if estimates.refined:
+        decision["crossCheck"]["estimatesRemeshed"] = REMESHED
     decision["crossCheck"]["exactAttempts"] = attempts
     # True only when the wall clock stopped the exact route: the one case where the route
     # (and so the JSON) depends on the machine's speed, hence reported.
@@ -221,14 +222,14 @@ def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shape
     exact result it used; what each attempt gave. Which attempts run follows from their
     results alone; budget: (the safety net's seconds for all attempts together, counted
     from the start of the first attempt, the job of the first attempt, already running)."""
-    mesh_route, sampled = estimates
     budget, job = budget
     params = standard.CROSS_CHECK
     volumes = {"a": reference.Volume, "b": candidate.Volume}
     exact = {"volumes": volumes, "shapes": {}, "route": "skipped"}
     if skipped:
-        mesh, note = mesh_route.result()
-        decision = crosscheck.decide(volumes, mesh, sampled, params, skipped, note)
+        estimates.finest()
+        mesh, note = estimates.mesh()
+        decision = crosscheck.decide(volumes, mesh, estimates.sampled, params, skipped, note)
         return decision, exact, []
     diagonal = max(reference.BoundBox.DiagonalLength, candidate.BoundBox.DiagonalLength)
     attempts = []
@@ -248,7 +249,7 @@ def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shape
             outcome, clock = stopped
             attempts.append({"fuzzy": fuzzy, "outcome": outcome, "safetyNet": clock})
             break
-        decision = _checked(found["volumes"], mesh_route, sampled, params)
+        decision = _checked(found["volumes"], estimates, params)
         outcome = "confirmed" if decision["method"] == "exact" else _exact_outcome(decision)
         attempts.append({"fuzzy": fuzzy, "route": found["route"], "outcome": outcome})
         exact = found
@@ -262,44 +263,85 @@ def _exact_decision(reference, candidate, estimates, skipped, budget, keep_shape
                 " s of wall clock (standard.CROSS_CHECK exact_safety_net_s): the one route "
                 "choice that depends on the machine's speed"
             )
-        mesh, note = mesh_route.result()
-        decision = crosscheck.decide(volumes, mesh, sampled, params, why, note)
+        estimates.finest()
+        mesh, note = estimates.mesh()
+        decision = crosscheck.decide(volumes, mesh, estimates.sampled, params, why, note)
         exact = {"volumes": volumes, "shapes": {}, "route": "stopped"}
     return decision, exact, attempts
 
 
-def _checked(volumes, mesh_route, sampled, params) -> dict:
+def _checked(volumes, estimates, params) -> dict:
     """crosscheck.decide on exact volumes, with the mesh boolean run only when point
     sampling alone does not confirm them: decide needs one independent witness, and on a
     perfect copy the mesh boolean is the slow one (coincident faces everywhere: 15 s on a
     plate with 250 holes). Without the mesh figure the sampling tolerance lacks the mesh's
-    volume error, so a confirmation here would stand with the mesh figure too."""
-    if not mesh_route.done:
-        decision = crosscheck.decide(volumes, None, sampled, params, None, MESH_NOT_NEEDED)
+    volume error, so a confirmation here would stand with the mesh figure too. When the
+    exact figure is not confirmed on the alignment's meshes, the estimates are made again
+    on Part's finer tessellation before anything is decided on them (_Estimates.finest)."""
+    if not estimates.mesh_done:
+        decision = crosscheck.decide(
+            volumes, None, estimates.sampled, params, None, MESH_NOT_NEEDED
+        )
         if decision["method"] == "exact":
             return decision
-    mesh, note = mesh_route.result()
-    return crosscheck.decide(volumes, mesh, sampled, params, None, note)
+    mesh, note = estimates.mesh()
+    decision = crosscheck.decide(volumes, mesh, estimates.sampled, params, None, note)
+    if decision["method"] == "exact" or not estimates.finest():
+        return decision
+    mesh, note = estimates.mesh()
+    return crosscheck.decide(volumes, mesh, estimates.sampled, params, None, note)
 
 
 MESH_NOT_NEEDED = "not run: point sampling confirmed the exact booleans on its own"
+REMESHED = (
+    "mesh boolean and point sampling made again on Part's tessellation (0.1 rad): the "
+    "exact figure was not confirmed on the alignment's meshes (standard.CROSS_CHECK "
+    "mesh_angular_deflection)"
+)
 
 
-class _MeshRoute:
-    """The mesh boolean (_mesh_iou), computed once when first asked for."""
+class _Estimates:
+    """The two independent estimates: point sampling (at once) and the mesh boolean (when
+    first asked for), on the alignment's meshes. finest() makes both again on Part's own
+    tessellation (0.1 rad, as before mesh_angular_deflection) whenever the exact figure is
+    not confirmed on them, so that a reported mesh figure never rests on coarser meshes."""
 
-    def __init__(self, meshes, shapes, diagonal):
+    def __init__(self, meshes, shapes, diagonal, coarse: bool):
         self.meshes, self.shapes, self.diagonal = meshes, shapes, diagonal
-        self.done, self.seconds, self.answer = False, 0.0, (None, None)
+        self.coarse, self.refined = coarse, False
+        self.seconds = {"sampling": 0.0, "mesh_boolean": 0.0, "remeshing": 0.0}
+        self._sample()
 
-    def result(self) -> tuple:
+    def _sample(self) -> None:
+        params = standard.CROSS_CHECK
+        start = time.perf_counter()
+        self.sampled = sampling.sampled_iou(
+            *self.meshes, params["sample_points"], params["sample_seed"]
+        )
+        self.seconds["sampling"] += time.perf_counter() - start
+        self.mesh_done, self.answer = False, (None, None)
+
+    def mesh(self) -> tuple:
         """(the mesh boolean's volumes or None, why none) as crosscheck.decide takes them."""
-        if not self.done:
+        if not self.mesh_done:
             start = time.perf_counter()
             found, note, self.meshes = _mesh_iou(self.meshes, self.shapes, self.diagonal)
-            self.answer, self.done = (found, note), True
-            self.seconds = time.perf_counter() - start
+            self.answer, self.mesh_done = (found, note), True
+            self.seconds["mesh_boolean"] += time.perf_counter() - start
         return self.answer
+
+    def finest(self) -> bool:
+        """Make the estimates again on Part's tessellation; False if they already were."""
+        if not self.coarse or self.refined:
+            return False
+        start = time.perf_counter()
+        deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * self.diagonal
+        # On copies: the shapes hold the alignment's triangulation, which tessellate reuses.
+        self.meshes = tuple(meshing.mesh_of(s.copy(), deflection) for s in self.shapes)
+        self.refined = True
+        self.seconds["remeshing"] += time.perf_counter() - start
+        self._sample()
+        return True
 
 
 def _exact_outcome(decision) -> str:
