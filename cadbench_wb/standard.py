@@ -133,7 +133,7 @@ CROSS_CHECK = {
     # the NIST parts' mesh volumes are off by at most 1.8e-4 (measured: CTC-01 7e-5, FTC-06
     # 1.8e-4, FTC-07 4e-7, FTC-08 6e-6, FTC-09 6e-5; the 250-hole plate 3.5e-4), so 3 x the
     # two errors stays under mesh_tolerance_floor and the cross-check is as strict as at
-    # 0.1 rad, with 2-4 x fewer triangles. (0.3 rad: FTC-06 4.2e-4, the plate 8e-4, over.)
+    # 0.1 rad, with 2-4 x fewer triangles. (0.3 rad: FTC-06 4.2e-4, the plate 8e-4: over.)
     "mesh_angular_deflection": 0.2,
     # A planar face with at least mesh_split_holes holes is cut into patches of about
     # mesh_split_holes_per_patch holes before meshing (meshing.split_for_meshing):

@@ -80,3 +80,29 @@ def test_plate_with_250_holes_scores_one_against_its_moved_copy(fc, part):
     assert figures["method"] == "exact"
     assert abs(figures["volumeA"] - _analytic_volume(holes)) <= 1e-9 * figures["volumeA"]
     assert abs(figures["iou"] - 1.0) <= standard.CROSS_CHECK["inclusion_exclusion_rel"]
+
+
+def _volume_error(shape, angular: float) -> float:
+    from cadbench_wb.app.shape import meshing
+
+    deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * shape.BoundBox.DiagonalLength
+    mesh = meshing.manifold_of(*meshing.mesh_of(shape.copy(), deflection, angular))
+    return abs(mesh.volume() / shape.Volume - 1)
+
+
+def test_angular_deflection_keeps_the_cross_check_tolerance_at_its_floor(fc, part):
+    """mesh_angular_deflection's reason: the mesh tolerance is max(floor, 3 x the two
+    meshes' volume errors); at 0.2 rad it stays at the floor on the real NIST parts and on
+    the 250-hole plate, at 0.3 rad the plate's holes already push it past."""
+    import os
+
+    from conftest import ROOT
+
+    floor = standard.CROSS_CHECK["mesh_tolerance_floor"]
+    angular = standard.CROSS_CHECK["mesh_angular_deflection"]
+    plate = _plate(fc, part, 250)
+    for name in ("nist_ctc_01_asme1_rd.stp", "nist_ftc_06_asme1_rd.stp"):
+        nist = part.read(os.path.join(ROOT, "tests", "data", "nist", name)).Solids[0]
+        assert 3 * 2 * _volume_error(nist, angular) <= floor, name
+    assert 3 * 2 * _volume_error(plate, angular) <= floor
+    assert 3 * 2 * _volume_error(plate, 1.5 * angular) > floor
