@@ -128,6 +128,18 @@ CROSS_CHECK = {
     "difference_rel": 1e-6,
     # Fine tessellation for the mesh boolean, as a fraction of the bbox diagonal.
     "mesh_deflection_rel": 0.0005,
+    # Angular deflection of those meshes (rad; app/shape/meshing.cross_check_meshes). Part's
+    # tessellate uses 0.1 rad: 126 nodes on every circle, 1-3 s per NIST part. At 0.2 rad
+    # the NIST parts' mesh volumes are off by at most 1.8e-4 (measured: CTC-01 7e-5, FTC-06
+    # 1.8e-4, FTC-07 4e-7, FTC-08 6e-6, FTC-09 6e-5; the 250-hole plate 3.5e-4), so 3 x the
+    # two errors stays under mesh_tolerance_floor and the cross-check is as strict as at
+    # 0.1 rad, with 2-4 x fewer triangles. (0.3 rad: FTC-06 4.2e-4, the plate 8e-4: over.)
+    "mesh_angular_deflection": 0.2,
+    # A planar face with at least mesh_split_holes holes is cut into patches of about
+    # mesh_split_holes_per_patch holes before meshing (meshing.split_for_meshing):
+    # OpenCASCADE's planar Delaunay grows faster than its boundary nodes.
+    "mesh_split_holes": 40,
+    "mesh_split_holes_per_patch": 4,
     # Floor of the tolerance between the exact and the mesh IoU.
     "mesh_tolerance_floor": 0.003,
     # Seeded point sampling in the union of the two bounding boxes.

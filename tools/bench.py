@@ -24,6 +24,7 @@ NIST_PARTS = (
     "nist_ftc_06_asme1_rd.stp",
     "nist_ftc_09_asme1_rd.stp",
     "nist_ftc_08_asme1_rc.stp",
+    "nist_ftc_07_asme1_rd.stp",
 )
 
 
@@ -43,7 +44,35 @@ def _pairs(fc, part):
     for name in NIST_PARTS:
         solid = part.read(os.path.join(NIST, name)).Solids[0]
         pairs.append((f"{name}, moved copy", solid, _moved(fc, solid)))
+    plate = _holed_plate(fc, part, 250)
+    pairs.append(("plate, 250 holes, moved copy", plate, _moved(fc, plate)))
     return pairs
+
+
+def _holed_plate(fc, part, holes: int):
+    """200 x 200 x 10 minus `holes` through holes of radius 3 on a 12 mm grid (its volume
+    is 400000 - holes x 90 pi, tests/app/test_shape_patched_mesh.py)."""
+    cylinders = [
+        part.makeCylinder(3, 10, fc.Vector(10 + 12 * (i % 16), 10 + 12 * (i // 16), 0))
+        for i in range(holes)
+    ]
+    return part.makeBox(200, 200, 10).cut(part.makeCompound(cylinders)).Solids[0]
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the exact-boolean child):
+    the idle-machine equivalent of a wall time measured under load."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _peak_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _moved(fc, solid):
@@ -69,7 +98,7 @@ def shape_bench(out_dir: str) -> dict:
             operation(candidate)
         candidate.cut(reference)
         plain = time.perf_counter() - start
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu_seconds()
         aligned_pose = alignment.align(reference, candidate)
         align_time = time.perf_counter() - start
         aligned = shape_fidelity.placed(
@@ -78,6 +107,7 @@ def shape_bench(out_dir: str) -> dict:
         meshes = aligned_pose.aligned_meshes()
         computed = shape_fidelity.shape_figures(reference, aligned, meshes, keep_shapes=False)
         full = time.perf_counter() - start
+        cpu = _cpu_seconds() - cpu
         stages = {"alignment": align_time, **computed["timing"]}
         # The mesh route alone (mesh boolean + sampling) is the baseline the exact route's
         # budget is set from: full / mesh says what the exact figure costs on top of it.
@@ -89,6 +119,8 @@ def shape_bench(out_dir: str) -> dict:
                 "plain_four_booleans_s": plain,
                 "mesh_route_s": mesh_route,
                 "full_aligned_s": full,
+                "full_aligned_cpu_s": cpu,
+                "peak_rss_mb_so_far": _peak_mb(),
                 "ratio_plain": full / plain,
                 "ratio_mesh_route": full / mesh_route if mesh_route else None,
                 "ratio_peer_fastest": full / PEER_SECONDS[0],
@@ -100,7 +132,7 @@ def shape_bench(out_dir: str) -> dict:
         )
         iou = computed["figures"]["iou"]
         print(
-            f"{name:38} faces {len(reference.Faces):4d}  full {full:6.2f}s  "
+            f"{name:38} faces {len(reference.Faces):4d}  full {full:6.2f}s cpu {cpu:6.2f}s  "
             f"x plain {full / plain:5.2f}  x mesh route {full / max(mesh_route, 1e-9):5.2f}  "
             f"x peer {full / PEER_SECONDS[0]:4.2f}-{full / PEER_SECONDS[1]:4.2f}  "
             f"{computed['figures']['method']} iou {'-' if iou is None else f'{iou:.6f}'}  "
@@ -125,14 +157,15 @@ def whole_scoring_rows(fc, part) -> list[dict]:
             reference = os.path.join(NIST, name)
             moved = os.path.join(folder, "moved_" + name.replace(".stp", ".step"))
             _moved(fc, part.read(reference).Solids[0]).exportStep(moved)
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), _cpu_seconds()
             result = score_files(reference, moved, {})
-            total = time.perf_counter() - start
+            total, cpu = time.perf_counter() - start, _cpu_seconds() - cpu
             stages = {k: v for k, v in result["timing"].items() if k != "total"}
             rows.append(
                 {
                     "pair": f"{name}, moved copy, every metric",
                     "total_s": total,
+                    "total_cpu_s": cpu,
                     "ratio_peer_fastest": total / PEER_SECONDS[0],
                     "stages_s": stages,
                     "shapeIoU": result["shapeIoU"],
@@ -141,7 +174,7 @@ def whole_scoring_rows(fc, part) -> list[dict]:
             )
             slowest = sorted(stages.items(), key=lambda kv: -kv[1])[:5]
             print(
-                f"{name:38} every metric {total:6.2f}s  x peer {total / PEER_SECONDS[0]:4.2f}-"
+                f"{name:38} every metric {total:6.2f}s cpu {cpu:6.2f}s  x peer {total / PEER_SECONDS[0]:4.2f}-"
                 f"{total / PEER_SECONDS[1]:4.2f}  {result['shape']['method']} iou "
                 f"{result['shapeIoU']}  " + " ".join(f"{k} {v:.2f}" for k, v in slowest),
                 flush=True,
@@ -190,9 +223,9 @@ def multi_solid_rows(fc, part) -> list[dict]:
             start = time.perf_counter()
             loaded = loading.load_model(path)
             load = time.perf_counter() - start
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), _cpu_seconds()
             result = score_files(path, path, {"only": ["shape"]})
-            scored = time.perf_counter() - start
+            scored, cpu = time.perf_counter() - start, _cpu_seconds() - cpu
             rows.append(
                 {
                     "pair": f"{name} ({len(solids)} solids), against itself",
@@ -200,6 +233,7 @@ def multi_solid_rows(fc, part) -> list[dict]:
                     "mesh_union_s": mesh_union,
                     "ratio_load_mesh_union": load / mesh_union,
                     "self_score_s": scored,
+                    "self_score_cpu_s": cpu,
                     "iou": result["shapeIoU"],
                     "method": result["shape"]["method"],
                     "notes": loaded.notes,
@@ -207,7 +241,7 @@ def multi_solid_rows(fc, part) -> list[dict]:
             )
             print(
                 f"{name:38} solids {len(solids):3d}  load {load:5.2f}s (x mesh union "
-                f"{load / mesh_union:4.1f})  self-score {scored:5.2f}s  "
+                f"{load / mesh_union:4.1f})  self-score {scored:5.2f}s cpu {cpu:5.2f}s  "
                 f"{result['shape']['method']} iou {result['shapeIoU']}",
                 flush=True,
             )

@@ -104,13 +104,11 @@ def _four_booleans(reference, candidate, volumes, fuzzy: float, keep_shapes: boo
     return {"volumes": volumes, "shapes": shapes, "route": "four booleans"}
 
 
-def _exact_within(reference, candidate, fuzzy, keep_shapes, budget_s, worker=None):
-    """exact_booleans in a child process stopped at budget_s, or None and why not (and
-    whether the clock stopped it)."""
+def _exact_within(job, budget_s):
+    """The result of an exact job started in a child process, stopped budget_s after its
+    start, or None and why not (and whether the clock stopped it)."""
     try:
-        found = time_budget.exact_booleans_within(
-            reference, candidate, fuzzy, keep_shapes, budget_s, worker
-        )
+        found = job.result(budget_s)
     except time_budget.BudgetSpent as spent:
         return None, (str(spent), spent.clock)
     return found, None
@@ -145,29 +143,37 @@ def shape_figures(
     when loading measured them already: a rigid motion keeps a volume, and on B-spline
     thread flanks each exact volume costs about 0.3 s of CPU.
 
-    The two independent estimates come first (they cost a second or two): they set the
-    exact booleans' time budget and judge each attempt, so an attempt that cannot be
-    trusted is abandoned early and a fuzzy retry gets what is left of the budget.
+    The exact booleans start first, in a child process, and run while this process
+    computes the two independent estimates (mesh boolean, point sampling) that judge them:
+    on two cores the estimates cost no wall time. A fuzzy retry, when the plain attempt is
+    not confirmed, gets what is left of the safety net.
     """
     start = time.perf_counter()
     skipped = exact_work_refusal(len(reference.Faces), len(candidate_aligned.Faces))
-    if (
-        skipped is None
-        and not standard.CROSS_CHECK["exact_booleans_on_threads"]
-        and (threads.has_modeled_thread(reference) or threads.has_modeled_thread(candidate_aligned))
-    ):
+    # Modeled threads: meshed at Part's 0.1 rad (meshing.cross_check_meshes), exact skipped.
+    threaded = threads.has_modeled_thread(reference) or threads.has_modeled_thread(
+        candidate_aligned
+    )
+    if skipped is None and not standard.CROSS_CHECK["exact_booleans_on_threads"] and threaded:
         skipped = "modeled thread: exact booleans skipped"
     thread_check = time.perf_counter() - start
-    # The child that runs the exact booleans starts now and imports FreeCAD meanwhile.
-    worker = None if skipped else time_budget.ExactWorker()
+    job = None
+    if not skipped:
+        diagonal = max(reference.BoundBox.DiagonalLength, candidate_aligned.BoundBox.DiagonalLength)
+        fuzzy = standard.CROSS_CHECK["fuzzy_values_rel"][0] * diagonal
+        job = time_budget.ExactJob(reference, candidate_aligned, fuzzy, keep_shapes)
     try:
         exact_volumes = _exact_volumes(reference, candidate_aligned, volumes)
         computed = _shape_figures(
-            reference, candidate_aligned, meshes, keep_shapes, (skipped, worker, exact_volumes)
+            reference,
+            candidate_aligned,
+            meshes,
+            keep_shapes,
+            (skipped, job, not threaded, exact_volumes),
         )
     finally:
-        if worker is not None:
-            worker.close()
+        if job is not None:
+            job.close()
     computed["timing"]["thread_check"] = thread_check
     return computed
 
@@ -182,35 +188,29 @@ def _exact_volumes(reference, candidate, known) -> dict:
 
 
 def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan) -> dict:
-    skipped, worker, exact_volumes = exact_plan
+    skipped, job, coarse, exact_volumes = exact_plan
     timing = {}
     params = standard.CROSS_CHECK
     diagonal = max(reference.BoundBox.DiagonalLength, candidate_aligned.BoundBox.DiagonalLength)
     start = time.perf_counter()
     if meshes is None:
-        deflection = params["mesh_deflection_rel"] * diagonal
-        meshes = (
-            meshing.mesh_of(reference, deflection),
-            meshing.mesh_of(candidate_aligned, deflection),
-        )
+        meshes = meshing.cross_check_meshes(reference, candidate_aligned, diagonal)
     timing["tessellation"] = time.perf_counter() - start
-    start = time.perf_counter()
-    mesh_result, mesh_note, meshes = _mesh_iou(meshes, (reference, candidate_aligned), diagonal)
-    timing["mesh_boolean"] = time.perf_counter() - start
-    mesh_a, mesh_b = meshes
-    start = time.perf_counter()
-    sampled = sampling.sampled_iou(mesh_a, mesh_b, params["sample_points"], params["sample_seed"])
-    timing["sampling"] = time.perf_counter() - start
-    start = time.perf_counter()
+    estimates = _Estimates(meshes, (reference, candidate_aligned), diagonal, coarse)
+    start, before = time.perf_counter(), sum(estimates.seconds.values())
     safety_net = params["exact_safety_net_s"]
     decision, exact, attempts = _exact_decision(
         (reference, candidate_aligned, exact_volumes),
-        (mesh_result, mesh_note, sampled),
+        estimates,
         skipped,
-        (safety_net, worker),
+        (safety_net, job),
         keep_shapes,
     )
-    timing["booleans"] = time.perf_counter() - start
+    timing.update(estimates.seconds)
+    timing["booleans"] = time.perf_counter() - start - (sum(estimates.seconds.values()) - before)
+    mesh_a, mesh_b = meshes = estimates.meshes
+    if estimates.refined:
+        decision["crossCheck"]["estimatesRemeshed"] = REMESHED
     decision["crossCheck"]["exactAttempts"] = attempts
     # True only when the wall clock stopped the exact route: the one case where the route
     # (and so the JSON) depends on the machine's speed, hence reported.
@@ -244,19 +244,21 @@ def _exact_decision(pair, estimates, skipped, budget, keep_shapes):
     """The cross-check decision after at most two exact attempts (plain, then fuzzy); the
     exact result it used; what each attempt gave. Which attempts run follows from their
     results alone; pair: (reference, candidate, their exact volumes); budget: (the safety
-    net's seconds for all attempts together, the started worker for the first attempt)."""
+    net's seconds for all attempts together, counted from the start of the first attempt,
+    the job of the first attempt, already running)."""
     reference, candidate, volumes = pair
-    mesh_result, mesh_note, sampled = estimates
-    budget, worker = budget
+    budget, job = budget
     params = standard.CROSS_CHECK
     volumes = dict(volumes)
     exact = {"volumes": volumes, "shapes": {}, "route": "skipped"}
     if skipped:
-        decision = crosscheck.decide(volumes, mesh_result, sampled, params, skipped, mesh_note)
+        estimates.finest()
+        mesh, note = estimates.mesh()
+        decision = crosscheck.decide(volumes, mesh, estimates.sampled, params, skipped, note)
         return decision, exact, []
     diagonal = max(reference.BoundBox.DiagonalLength, candidate.BoundBox.DiagonalLength)
     attempts = []
-    deadline = time.perf_counter() + budget
+    deadline = (job.started if job else time.perf_counter()) + budget
     decision = None
     for fuzzy_rel in params["fuzzy_values_rel"]:
         remaining = deadline - time.perf_counter()
@@ -264,15 +266,15 @@ def _exact_decision(pair, estimates, skipped, budget, keep_shapes):
         if remaining <= 0:
             attempts.append({"fuzzy": fuzzy, "outcome": "not started", "safetyNet": True})
             break
-        found, stopped = _exact_within(reference, candidate, fuzzy, keep_shapes, remaining, worker)
-        worker = None  # a worker serves one job: a retry starts its own
+        if job is None:  # a retry: its own child
+            job = time_budget.ExactJob(reference, candidate, fuzzy, keep_shapes)
+        found, stopped = _exact_within(job, deadline - job.started)
+        job = None
         if found is None:
             outcome, clock = stopped
             attempts.append({"fuzzy": fuzzy, "outcome": outcome, "safetyNet": clock})
             break
-        decision = crosscheck.decide(
-            found["volumes"], mesh_result, sampled, params, None, mesh_note
-        )
+        decision = _checked(found["volumes"], estimates, params)
         outcome = "confirmed" if decision["method"] == "exact" else _exact_outcome(decision)
         attempts.append({"fuzzy": fuzzy, "route": found["route"], "outcome": outcome})
         exact = found
@@ -286,9 +288,85 @@ def _exact_decision(pair, estimates, skipped, budget, keep_shapes):
                 " s of wall clock (standard.CROSS_CHECK exact_safety_net_s): the one route "
                 "choice that depends on the machine's speed"
             )
-        decision = crosscheck.decide(volumes, mesh_result, sampled, params, why, mesh_note)
+        estimates.finest()
+        mesh, note = estimates.mesh()
+        decision = crosscheck.decide(volumes, mesh, estimates.sampled, params, why, note)
         exact = {"volumes": volumes, "shapes": {}, "route": "stopped"}
     return decision, exact, attempts
+
+
+def _checked(volumes, estimates, params) -> dict:
+    """crosscheck.decide on exact volumes, with the mesh boolean run only when point
+    sampling alone does not confirm them: decide needs one independent witness, and on a
+    perfect copy the mesh boolean is the slow one (coincident faces everywhere: 15 s on a
+    plate with 250 holes). Without the mesh figure the sampling tolerance lacks the mesh's
+    volume error, so a confirmation here would stand with the mesh figure too. When the
+    exact figure is not confirmed on the alignment's meshes, the estimates are made again
+    on Part's finer tessellation before anything is decided on them (_Estimates.finest)."""
+    if not estimates.mesh_done:
+        decision = crosscheck.decide(
+            volumes, None, estimates.sampled, params, None, MESH_NOT_NEEDED
+        )
+        if decision["method"] == "exact":
+            return decision
+    mesh, note = estimates.mesh()
+    decision = crosscheck.decide(volumes, mesh, estimates.sampled, params, None, note)
+    if decision["method"] == "exact" or not estimates.finest():
+        return decision
+    mesh, note = estimates.mesh()
+    return crosscheck.decide(volumes, mesh, estimates.sampled, params, None, note)
+
+
+MESH_NOT_NEEDED = "not run: point sampling confirmed the exact booleans on its own"
+REMESHED = (
+    "mesh boolean and point sampling made again on Part's tessellation (0.1 rad): the "
+    "exact figure was not confirmed on the alignment's meshes (standard.CROSS_CHECK "
+    "mesh_angular_deflection)"
+)
+
+
+class _Estimates:
+    """The two independent estimates: point sampling (at once) and the mesh boolean (when
+    first asked for), on the alignment's meshes. finest() makes both again on Part's own
+    tessellation (0.1 rad, as before mesh_angular_deflection) whenever the exact figure is
+    not confirmed on them, so that a reported mesh figure never rests on coarser meshes."""
+
+    def __init__(self, meshes, shapes, diagonal, coarse: bool):
+        self.meshes, self.shapes, self.diagonal = meshes, shapes, diagonal
+        self.coarse, self.refined = coarse, False
+        self.seconds = {"sampling": 0.0, "mesh_boolean": 0.0, "remeshing": 0.0}
+        self._sample()
+
+    def _sample(self) -> None:
+        params = standard.CROSS_CHECK
+        start = time.perf_counter()
+        self.sampled = sampling.sampled_iou(
+            *self.meshes, params["sample_points"], params["sample_seed"]
+        )
+        self.seconds["sampling"] += time.perf_counter() - start
+        self.mesh_done, self.answer = False, (None, None)
+
+    def mesh(self) -> tuple:
+        """(the mesh boolean's volumes or None, why none) as crosscheck.decide takes them."""
+        if not self.mesh_done:
+            start = time.perf_counter()
+            found, note, self.meshes = _mesh_iou(self.meshes, self.shapes, self.diagonal)
+            self.answer, self.mesh_done = (found, note), True
+            self.seconds["mesh_boolean"] += time.perf_counter() - start
+        return self.answer
+
+    def finest(self) -> bool:
+        """Make the estimates again on Part's tessellation; False if they already were."""
+        if not self.coarse or self.refined:
+            return False
+        start = time.perf_counter()
+        deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * self.diagonal
+        # On copies: the shapes hold the alignment's triangulation, which tessellate reuses.
+        self.meshes = tuple(meshing.mesh_of(s.copy(), deflection) for s in self.shapes)
+        self.refined = True
+        self.seconds["remeshing"] += time.perf_counter() - start
+        self._sample()
+        return True
 
 
 def _exact_outcome(decision) -> str:

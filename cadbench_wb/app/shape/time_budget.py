@@ -48,18 +48,26 @@ class ExactWorker:
             stderr=subprocess.DEVNULL,
         )
 
-    def run(self, folder: str, budget_s: float) -> None:
-        """Hand the job in folder to the child and wait at most budget_s for it."""
+    def submit(self, folder: str) -> None:
+        """Hand the job in folder to the child (it starts at once)."""
         try:
             self.process.stdin.write((folder + "\n").encode())
             self.process.stdin.flush()
         except OSError:
             raise BudgetSpent("the child process died before its job") from None
+
+    def wait(self, budget_s: float) -> None:
+        """Wait at most budget_s for the job handed in."""
         ready = select.select([self.process.stdout], [], [], max(budget_s, 0.0))[0]
         if not ready:
             self.close()
             raise BudgetSpent(f"stopped by the wall clock after {budget_s:.0f} s", clock=True)
         self.process.stdout.readline()
+
+    def run(self, folder: str, budget_s: float) -> None:
+        """Hand the job in folder to the child and wait at most budget_s for it."""
+        self.submit(folder)
+        self.wait(budget_s)
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -83,30 +91,58 @@ def exact_booleans_within(
     worker: an ExactWorker already started (its start-up then costs nothing here); it is
     used for this one job and closed.
     """
-    import Part  # noqa: PLC0415
+    return ExactJob(reference, candidate, fuzzy, keep_shapes, worker).result(budget_s)
 
-    started = time.perf_counter()
-    worker = worker or ExactWorker()
-    with worker, tempfile.TemporaryDirectory(prefix="cadbench-exact-") as folder:
-        reference.exportBrep(os.path.join(folder, "a.brep"))
-        candidate.exportBrep(os.path.join(folder, "b.brep"))
-        with open(os.path.join(folder, "job.json"), "w") as handle:
-            json.dump({"fuzzy": fuzzy, "keep_shapes": keep_shapes}, handle)
-        worker.run(folder, budget_s - (time.perf_counter() - started))
-        answer = os.path.join(folder, "result.json")
-        if not os.path.exists(answer):
-            raise BudgetSpent("the child process died without an answer")
-        with open(answer) as handle:
-            found = json.load(handle)
-        shapes = {}
-        for key, name in found.pop("shape_files").items():
-            shape = None
-            if name:
-                shape = Part.Shape()
-                shape.importBrep(os.path.join(folder, name))
-            shapes[key] = shape
-        found["shapes"] = shapes
-        return found
+
+class ExactJob:
+    """One run of shape_fidelity.exact_booleans in a child process, started at once, so
+    that this process computes the mesh route meanwhile (the second core's work), and
+    collected with result(). The safety net counts from the start of the job."""
+
+    def __init__(self, reference, candidate, fuzzy: float, keep_shapes: bool, worker=None):
+        self.started = time.perf_counter()
+        self.worker = worker or ExactWorker()
+        self.folder = tempfile.TemporaryDirectory(prefix="cadbench-exact-")
+        self.failed = None
+        try:
+            folder = self.folder.name
+            reference.exportBrep(os.path.join(folder, "a.brep"))
+            candidate.exportBrep(os.path.join(folder, "b.brep"))
+            with open(os.path.join(folder, "job.json"), "w") as handle:
+                json.dump({"fuzzy": fuzzy, "keep_shapes": keep_shapes}, handle)
+            self.worker.submit(folder)
+        except BudgetSpent as spent:
+            self.failed = spent
+
+    def result(self, budget_s: float) -> dict:
+        """The job's volumes and pieces, waited for until budget_s after its start."""
+        import Part  # noqa: PLC0415
+
+        try:
+            if self.failed is not None:
+                raise self.failed
+            self.worker.wait(budget_s - (time.perf_counter() - self.started))
+            folder = self.folder.name
+            answer = os.path.join(folder, "result.json")
+            if not os.path.exists(answer):
+                raise BudgetSpent("the child process died without an answer")
+            with open(answer) as handle:
+                found = json.load(handle)
+            shapes = {}
+            for key, name in found.pop("shape_files").items():
+                shape = None
+                if name:
+                    shape = Part.Shape()
+                    shape.importBrep(os.path.join(folder, name))
+                shapes[key] = shape
+            found["shapes"] = shapes
+            return found
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self.worker.close()
+        self.folder.cleanup()
 
 
 def serve() -> None:
