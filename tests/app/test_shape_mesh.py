@@ -2,6 +2,7 @@
 """Mesh candidates: B-rep-only figures are not applicable (with the reason), never a FAIL
 by construction; the shape figure still holds."""
 
+import pytest
 from conftest import score_json
 
 
@@ -51,3 +52,37 @@ def test_a_tessellation_refused_after_every_retry_names_each_step(fc, part):
     assert "reference" not in why
     assert "not a manifold" in why and "x the deflection" in why
     assert ("trimesh's repair" in why) == meshing.trimesh_available()
+
+
+def test_the_references_own_mesh_is_never_failed_by_construction(fc, tmp_path):
+    """A bundled case scored against its reference's own fine tessellation: shapeIoU passes
+    on the triangles; semanticMatch, dimensionRecall and drawingMatch are not applicable
+    (a mesh has no circles or cylinders to read them off) with the reason, and still carry
+    the reference's ceilings; so the case does not FAIL."""
+    import MeshPart
+    import Part
+    from test_bundled_cases import fresh_copy
+
+    from cadbench_wb import cases
+    from cadbench_wb.app.cases import build as case_build
+    from cadbench_wb.app.scoring import score_files
+
+    case = cases.load_case(fresh_copy("bracket_slot", tmp_path / "bracket_slot"))
+    case_build.build_missing(case)
+    shape = Part.read(case.reference_path)
+    mesh = MeshPart.meshFromShape(Shape=shape, LinearDeflection=0.01, AngularDeflection=0.1)
+    stl = str(tmp_path / "reference.stl")
+    mesh.write(stl)
+    result = score_files(case.reference_path, stl, {}, case=case)
+    assert result["candidate"]["fromMesh"] is True
+    assert 0.99 < result["shapeIoU"] <= 1.0
+    for metric in ("semanticMatch", "dimensionRecall", "drawingMatch"):
+        entry = result["verdicts"][metric]
+        assert result[metric] is None and entry["applicable"] is False, metric
+        assert entry["reason"].startswith("the candidate is a triangle mesh (STL/OBJ)"), metric
+    # The ceilings are the reference's, as case.yaml's construction says (10 of the 14
+    # targets are measurable in the default spectrum; the reference's drawing shows all).
+    assert result["referenceCoverage"] == pytest.approx(10 / 14)
+    assert result["verdicts"]["dimensionRecall"]["ceiling"] == pytest.approx(10 / 14)
+    assert result["drawingSelfTest"] == pytest.approx(1.0)
+    assert result["verdict"]["formal"] == "PASS"

@@ -16,6 +16,7 @@ expected entries only; `supplement` adds the expected entries recognition did no
 """
 
 from cadbench_wb import standard
+from cadbench_wb.app import mesh_candidate
 from cadbench_wb.app.features import recognition
 from cadbench_wb.app.threads.stage import threads_of
 from cadbench_wb.metrics import case_sections, feature_matching, verdicts
@@ -51,14 +52,8 @@ def _all(found: dict) -> list[dict]:
 
 def feature_stage(context) -> None:
     """semanticMatch, the `features` detail and the verdict."""
-    if context.candidate.from_mesh:
-        # Features are read off analytic faces (planes, cylinders, cones, tori); a mesh has
-        # only triangles, which read as dozens of steps, so a score here would fail the
-        # reference's own tessellation by construction.
-        reason = (
-            "the candidate is a triangle mesh (STL/OBJ): features are recognised on "
-            "analytic B-rep faces, which a mesh does not have"
-        )
+    if mesh_candidate.is_mesh(context):
+        reason = mesh_candidate.reason("semanticMatch")
         context.result["semanticMatch"] = None
         context.result["features"] = {"applicable": False, "reason": reason}
         entry = verdicts.verdict("semanticMatch", None, reason=reason)
