@@ -1,13 +1,17 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Why the B-rep-only figures are not applicable to a candidate delivered as a triangle mesh.
+"""A candidate delivered as a triangle mesh: the analytic B-rep rebuilt from it, and why the
+B-rep-only figures are not applicable when that fails.
 
-semanticMatch, dimensionRecall and drawingMatch read analytic faces and edges (planes,
-cylinders, cones, tori; lines and circles); an STL/OBJ has only triangles, so scoring its
-facets would fail even the reference's own tessellation by construction (its bore reads as
-dozens of steps, its diameters are absent, its drawing prints every facet edge). Each of
-those stages reports the metric not applicable with this reason instead, and still reports
-the reference's own ceiling. shapeIoU is measured on the triangles as delivered.
+semanticMatch reads analytic faces and edges (planes, cylinders, cones, tori; lines and
+circles); an STL/OBJ has only triangles, so scoring its facets would fail even the
+reference's own tessellation by construction (its bore reads as dozens of steps). The
+feature stage reads the features off the B-rep rebuilt from the triangles
+(app/features/mesh_brep.py) instead; where the rebuild fails, the metric is not applicable
+with the rebuild's reason. dimensionRecall and drawingMatch are not applicable on a mesh
+(with the reference's ceiling). shapeIoU is measured on the triangles as delivered.
 """
+
+import time
 
 WHAT = {
     "semanticMatch": "features are recognised on analytic B-rep faces",
@@ -21,10 +25,37 @@ def is_mesh(context) -> bool:
     return bool(getattr(context.candidate, "from_mesh", False))
 
 
-def reason(metric: str) -> str:
+def reason(metric: str, why: str | None = None) -> str:
     """The not-applicable reason of a B-rep-only metric on a mesh candidate."""
+    text = f"the candidate is a triangle mesh (STL/OBJ): {WHAT[metric]}"
+    if why:
+        return f"{text}, and no analytic B-rep could be rebuilt from its triangles: {why}"
     return (
-        f"the candidate is a triangle mesh (STL/OBJ): {WHAT[metric]}, which a mesh does not "
-        "have (its facets would fail the reference's own tessellation by construction); "
-        "shapeIoU is measured on the triangles"
+        f"{text}, which a mesh does not have (its facets would fail the reference's own "
+        "tessellation by construction); shapeIoU is measured on the triangles"
     )
+
+
+def rebuilt(context) -> tuple:
+    """(the analytic solid rebuilt from the candidate's triangles in the reference frame, or
+    None; the detail for the JSON), computed once per scoring."""
+    if "mesh_brep" not in context.cache:
+        context.cache["mesh_brep"] = _rebuild(context)
+    return context.cache["mesh_brep"]
+
+
+def _rebuild(context) -> tuple:
+    from cadbench_wb.app.features import mesh_brep  # noqa: PLC0415
+
+    started = time.perf_counter()
+    vertices, triangles = context.candidate.mesh
+    pose = context.alignment.best
+    moved = vertices @ pose.rotation.T + pose.translation
+    try:
+        solid, summary = mesh_brep.rebuilt_solid(moved, triangles, context.aligned.Volume)
+        detail = {"rebuilt": True, **summary}
+    except mesh_brep.RebuildFailed as failure:
+        solid, detail = None, {"rebuilt": False, "reason": str(failure)}
+    elapsed = time.perf_counter() - started
+    context.timing["mesh_rebuild"] = elapsed
+    return solid, detail

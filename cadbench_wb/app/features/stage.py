@@ -41,7 +41,10 @@ def settings_for(size: float) -> dict:
 
 
 def recognised(context, role: str) -> dict:
-    """Recognition on the reference or the aligned candidate (threads included)."""
+    """Recognition on the reference or the aligned candidate (threads included); on a mesh
+    candidate, on the analytic B-rep rebuilt from its triangles."""
+    if role == "candidate" and mesh_candidate.is_mesh(context):
+        return recognition.recognise(mesh_candidate.rebuilt(context)[0])
     shape = context.reference.shape if role == "reference" else context.aligned
     return recognition.recognise(shape, threads_of(context, role))
 
@@ -52,10 +55,11 @@ def _all(found: dict) -> list[dict]:
 
 def feature_stage(context) -> None:
     """semanticMatch, the `features` detail and the verdict."""
-    if mesh_candidate.is_mesh(context):
-        reason = mesh_candidate.reason("semanticMatch")
+    rebuild = mesh_candidate.rebuilt(context)[1] if mesh_candidate.is_mesh(context) else None
+    if rebuild is not None and not rebuild["rebuilt"]:
+        reason = mesh_candidate.reason("semanticMatch", rebuild["reason"])
         context.result["semanticMatch"] = None
-        context.result["features"] = {"applicable": False, "reason": reason}
+        context.result["features"] = {"applicable": False, "reason": reason, "mesh": rebuild}
         entry = verdicts.verdict("semanticMatch", None, reason=reason)
         entry["applicable"] = False
         context.result["verdicts"]["semanticMatch"] = entry
@@ -66,6 +70,8 @@ def feature_stage(context) -> None:
     settings = settings_for(context.reference.shape.BoundBox.DiagonalLength)
     target = _all(reference)
     detail = {"target": rule[0] if rule else "recognised"}
+    if rebuild is not None:
+        detail["mesh"] = rebuild
     if rule is not None:
         target_rule, entries = rule
         check = feature_matching.check_expected(entries, reference["features"], settings)
