@@ -47,6 +47,7 @@ def rebuilt_solid(vertices: np.ndarray, triangles: np.ndarray, mesh_volume: floa
         kinds[region.surface.kind] = kinds.get(region.surface.kind, 0) + 1
     edges: dict = {}
     faces = []
+    geometries: dict = {}
     for number, region in enumerate(regions):
         wires = []
         for loop in loops.get(number, []):
@@ -56,8 +57,8 @@ def rebuilt_solid(vertices: np.ndarray, triangles: np.ndarray, mesh_volume: floa
             ]
             wires.append(_wire(chain_edges, number))
         points = vertices[np.unique(triangles[region.triangles])]
-        faces.append(_face(region.surface, wires, number, points))
-    solid = _sewn_solid(faces, tolerance)
+        faces.append(_face(region.surface, wires, number, points, geometries))
+    solid = _unified(_sewn_solid(faces, tolerance))
     volume = solid.Volume
     if abs(volume - mesh_volume) > SETTINGS["volume_rel"] * abs(mesh_volume):
         raise RebuildFailed(
@@ -209,13 +210,17 @@ def _geometry(surface, points):
     return geometry
 
 
-def _face(surface, wires, region, points):
+def _face(surface, wires, region, points, geometries):
     import Part  # noqa: PLC0415
 
     if not wires:
         raise RebuildFailed(f"region {region} has no boundary (a closed {surface.kind})")
     try:
-        geometry = _geometry(surface, points)
+        # One geometry per fitted surface: the two halves of a region round its axis lie
+        # on the very same surface, so they are unified again below.
+        if id(surface) not in geometries:
+            geometries[id(surface)] = _geometry(surface, points)
+        geometry = geometries[id(surface)]
         if surface.kind == "plane":
             face = Part.makeFace(wires, "Part::FaceMakerBullseye")
             if face.ShapeType != "Face":
@@ -236,6 +241,23 @@ def _face(surface, wires, region, points):
     if not face.isValid() or face.Area <= 0:
         raise RebuildFailed(f"the face on region {region}'s fitted {surface.kind} is invalid")
     return face
+
+
+def _unified(solid):
+    """The solid with faces of one surface merged (the halves of a bore become one face
+    with a seam, as a CAD kernel makes it), when that keeps it valid and its volume; the
+    unmerged solid otherwise (recognition joins the halves as pieces of one surface)."""
+    try:
+        merged = solid.removeSplitter()
+    except Exception:  # OCC's UnifySameDomain can throw on odd input: keep what holds
+        return solid
+    if merged.ShapeType == "Compound" and len(merged.Solids) == 1:
+        merged = merged.Solids[0]
+    if merged.ShapeType != "Solid" or not merged.isValid():
+        return solid
+    if abs(merged.Volume - solid.Volume) > 1e-9 * abs(solid.Volume):
+        return solid
+    return merged
 
 
 def _sewn_solid(faces, tolerance):
