@@ -235,7 +235,7 @@ def _face(surface, wires, region, points, geometries):
             face = single[outer]
             inner = [w for k, w in enumerate(wires) if k != outer]
             if inner:
-                face = face.cutHoles(inner) or face
+                face.cutHoles(inner)
     except Exception as exc:  # OCC's face builders raise assorted errors
         raise RebuildFailed(f"no face on region {region}'s fitted {surface.kind} ({exc})") from None
     if not face.isValid() or face.Area <= 0:
