@@ -265,12 +265,18 @@ def _sewn_solid(faces, tolerance):
 
     try:
         shell = Part.Shell(faces)
-        if not shell.isClosed():
+        closed = shell.isClosed()
+    except Exception:  # faces whose edges are not shared yet: sewing joins them
+        closed = False
+    try:
+        if not closed:
             sewn = Part.Compound(faces)
             sewn.sewShape()
             shells = sewn.Shells
             if len(shells) != 1 or not shells[0].isClosed():
-                raise RebuildFailed("the rebuilt faces do not sew into one closed shell")
+                raise RebuildFailed(
+                    f"the rebuilt faces sew into {len(shells)} shell(s), not one closed shell"
+                )
             shell = shells[0]
         solid = Part.Solid(shell)
     except RebuildFailed:
