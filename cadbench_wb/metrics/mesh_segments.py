@@ -238,6 +238,13 @@ def _grown_region(
     final = _refit(surface, taken, group_vertices, vertices, tolerance)
     if final is None:
         return None
+    # The kind chosen again on the whole region: a seed's few rings of vertices fit a
+    # sphere as well as the cone or cylinder the whole region is.
+    chosen = np.concatenate([members[g] for g in sorted(taken)])
+    used, vertex_normals = _vertex_normals(vertices, triangles, normals, chosen)
+    simplest = surface_fitting.best_fit(vertices[used], vertex_normals, tolerance)
+    if simplest is not None and simplest.kind != "plane":
+        final = simplest
     return sorted(taken), final
 
 

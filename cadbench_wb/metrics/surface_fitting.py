@@ -131,7 +131,10 @@ def _initial_revolutions(points, normals) -> list[Surface]:
     found = []
     for origin, axis in _axes_from_normals(points, normals):
         found += _revolutions_about(points, origin, axis)
-    order = ("cylinder", "cone", "sphere", "torus")
+    # A torus before a sphere: vertices on a few coaxial circles (a fillet's rings) fit a
+    # sphere through them as well; a true sphere makes no ring torus (its tube would be
+    # wider than its ring, which _plausible refuses).
+    order = ("cylinder", "cone", "torus", "sphere")
     return sorted(found, key=lambda s: order.index(s.kind))
 
 
