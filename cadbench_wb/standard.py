@@ -225,6 +225,40 @@ INPUT_SIZE = {
 # above, so a piece that small cannot move shapeIoU by what the cross-check resolves.
 DIFF_SLIVER_REL = 1e-5
 
+# Analytic surfaces fitted to a mesh candidate's triangles (metrics/mesh_segments.py,
+# metrics/surface_fitting.py, app/features/mesh_brep.py), so that its B-rep-only figures
+# are read off a rebuilt B-rep instead of its facets.
+# - fit_rel: every vertex of a region lies within fit_rel x max(diagonal, largest
+#   coordinate) of its surface. A CAD tessellation puts its vertices on the surfaces, and
+#   STL stores them as float32 (half an ulp is 6e-8 of the coordinate): 3e-7 is five such
+#   roundings; the fits of the bundled cases' own STLs left at most 3.1e-8 of the diagonal
+#   (bearing block 4.4e-6 mm), and a facet's sagitta (the tessellation's deflection, 1e-4
+#   of the diagonal and more in any exporter) is hundreds of times larger, so a curved
+#   face's facets never pass for planes.
+# - flat_deg: triangles whose normals differ by less than this are one planar group (a
+#   thin float32 triangle's normal moves by a few thousandths of a degree).
+# - seed_deg: the widest angle between two facets of one curved face that region growing
+#   follows (exporters' default angular deflections are 0.5 rad = 29 deg at most).
+# - volume_rel: the rebuilt solid's volume must agree with the mesh's to twice the mesh's
+#   area times its deflection (what the facets' chords can cut off, measured on the fit)
+#   plus this share of the volume (1e-6: float rounding, not a tuned bound).
+# - max_failed_seeds: region growing gives up after this many seeds fit nothing (each
+#   costs 0.1-0.35 s here; the bundled cases' own STLs that rebuild fail at most 10, on
+#   planes that meet fillets; NIST FTC-06's spent 73 s on 200), so a mesh of free-form
+#   surfaces is not applicable in seconds, not minutes.
+# - facets_min: this many planar regions in a row, each bent against the next by less than
+#   seed_deg, are the facets of a curved face no fit took (not applicable), not planes: a
+#   drawn part has at most a few such planes side by side (slope_block's slope and top:
+#   2); a regular polygon of 8 or more sides would read as facets too.
+MESH_FEATURES = {
+    "fit_rel": 3e-7,
+    "flat_deg": 0.05,
+    "seed_deg": 50.0,
+    "volume_rel": 1e-6,
+    "max_failed_seeds": 60,
+    "facets_min": 6,
+}
+
 # Feature recognition and semanticMatch (app/features/recognition.py, metrics/feature_matching.py).
 FEATURES = {
     # A cone at a hole's mouth is a countersink when its outer diameter is at least this
@@ -657,5 +691,6 @@ def as_dict() -> dict:
         "significant_digits": SIGNIFICANT_DIGITS,
         "interpretation": INTERPRETATION,
         "features": FEATURES,
+        "mesh_features": MESH_FEATURES,
         "threads": THREADS,
     }

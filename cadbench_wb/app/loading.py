@@ -35,6 +35,9 @@ class LoadedModel:
     # The exact volume of shape when loading measured it already (None: not yet): on
     # B-spline thread flanks each exact volume costs about 2 s.
     volume: float | None = None
+    # STL/OBJ only: the triangles as delivered, (vertices (n, 3), triangles (m, 3)), from
+    # which app/mesh_candidate.py rebuilds an analytic B-rep for the B-rep-only figures.
+    mesh: tuple | None = None
 
     def summary(self) -> dict:
         found = {
@@ -78,6 +81,7 @@ def _load(path: str) -> LoadedModel:
     import_freecad()
     notes: list[str] = []
     objects, scored = [], []
+    mesh = None
     from_mesh = fmt in formats.MESH_FORMATS
     if fmt == "step":
         faces = step_face_count(path)
@@ -86,7 +90,8 @@ def _load(path: str) -> LoadedModel:
     if fmt == "fcstd":
         shapes, notes, objects, scored = fcstd_shapes.document_shapes(path)
     elif fmt in formats.MESH_FORMATS:
-        shapes = [_mesh_solid(path)]
+        solid, mesh = _mesh_solid(path)
+        shapes = [solid]
         notes.append("mesh converted to a solid: scored on its triangles")
     else:
         shapes = [_read_shape(path)]
@@ -139,6 +144,7 @@ def _load(path: str) -> LoadedModel:
         volume=volumes[0] if len(solids) == 1 else None,
         document_objects=objects,
         scored_objects=scored,
+        mesh=mesh if from_mesh else None,
     )
 
 
@@ -293,7 +299,8 @@ def _one_shape(solids):
 
 
 def _mesh_solid(path: str):
-    """A solid from a closed triangle mesh (STL/OBJ), or a named failure."""
+    """(a solid, (vertices, triangles)) from a closed triangle mesh (STL/OBJ), or a named
+    failure."""
     import Mesh  # noqa: PLC0415
     import Part  # noqa: PLC0415
 
@@ -324,4 +331,6 @@ def _mesh_solid(path: str):
         )
     if solid.Volume < 0:
         solid.reverse()
-    return solid
+    points, facets = mesh.Topology
+    arrays = (np.array([tuple(p) for p in points], dtype=float), np.array(facets, dtype=np.int64))
+    return solid, arrays

@@ -1,19 +1,44 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Mesh candidates: B-rep-only figures are not applicable (with the reason), never a FAIL
-by construction; the shape figure still holds."""
+"""Mesh candidates: features are read off the B-rep rebuilt from the triangles, other B-rep-
+only figures are not applicable (with the reason), never a FAIL by construction; the shape
+figure still holds."""
 
+import pytest
 from conftest import score_json
 
 
-def test_features_of_a_mesh_candidate_are_not_applicable(models):
+def test_features_of_a_mesh_candidate_are_read_off_the_rebuilt_brep(models):
     result = score_json(models["holed"], models["holed_stl"], "--only", "shape,features")
     assert result["candidate"]["fromMesh"] is True
-    assert result["semanticMatch"] is None
-    entry = result["verdicts"]["semanticMatch"]
-    assert entry["applicable"] is False
-    assert "triangle mesh" in entry["reason"]
+    # The box's six planes and its hole, a cylinder rebuilt in two halves (a face all the
+    # way round needs a seam): the hole reads as the reference's, Ø10 through, 20 deep.
+    mesh = result["features"]["mesh"]
+    assert mesh["rebuilt"] is True
+    assert mesh["surfaces"] == {"cylinder": 2, "plane": 6}
+    assert result["semanticMatch"] == 1.0
+    (hole,) = result["features"]["candidate"]
+    assert (hole["type"], hole["kind"]) == ("hole", "through")
+    assert hole["params"]["diameter"] == pytest.approx(10.0, abs=1e-4)
+    assert hole["params"]["depth"] == pytest.approx(20.0, abs=1e-4)
     # The shape figure is still measured on the mesh (its facets cut the hole's arcs).
     assert 0.99 < result["shapeIoU"] <= 1.0
+
+
+def test_a_mesh_no_brep_can_be_rebuilt_from_is_not_applicable_with_the_reason(fc, part, tmp_path):
+    import MeshPart
+
+    # A whole ring torus: one face with no boundary to bound a rebuilt face by.
+    torus = part.makeTorus(10, 3)
+    torus.exportStep(str(tmp_path / "torus.step"))
+    mesh = MeshPart.meshFromShape(Shape=torus, LinearDeflection=0.05, AngularDeflection=0.2)
+    mesh.write(str(tmp_path / "torus.stl"))
+    result = score_json(
+        str(tmp_path / "torus.step"), str(tmp_path / "torus.stl"), "--only", "features"
+    )
+    entry = result["verdicts"]["semanticMatch"]
+    assert result["semanticMatch"] is None and entry["applicable"] is False
+    assert "no analytic B-rep could be rebuilt from its triangles" in entry["reason"]
+    assert result["features"]["mesh"]["rebuilt"] is False
 
 
 def test_a_refused_tessellation_is_repaired_before_the_mesh_route_gives_up():
@@ -51,3 +76,41 @@ def test_a_tessellation_refused_after_every_retry_names_each_step(fc, part):
     assert "reference" not in why
     assert "not a manifold" in why and "x the deflection" in why
     assert ("trimesh's repair" in why) == meshing.trimesh_available()
+
+
+def test_the_references_own_mesh_is_never_failed_by_construction(fc, tmp_path):
+    """A bundled case scored against its reference's own fine tessellation: shapeIoU passes
+    on the triangles; semanticMatch is read off the B-rep rebuilt from them and finds the
+    reference's own features; dimensionRecall and drawingMatch are not applicable (a mesh
+    has no circles or cylinders to read them off) with the reason, and still carry the
+    reference's ceilings; so the case does not FAIL."""
+    import MeshPart
+    import Part
+    from test_bundled_cases import fresh_copy
+
+    from cadbench_wb import cases
+    from cadbench_wb.app.cases import build as case_build
+    from cadbench_wb.app.scoring import score_files
+
+    case = cases.load_case(fresh_copy("bracket_slot", tmp_path / "bracket_slot"))
+    case_build.build_missing(case)
+    shape = Part.read(case.reference_path)
+    mesh = MeshPart.meshFromShape(Shape=shape, LinearDeflection=0.01, AngularDeflection=0.1)
+    stl = str(tmp_path / "reference.stl")
+    mesh.write(stl)
+    result = score_files(case.reference_path, stl, {}, case=case)
+    assert result["candidate"]["fromMesh"] is True
+    assert 0.99 < result["shapeIoU"] <= 1.0
+    # The reference's own features (a hole, a through slot, a step, a fillet), every one.
+    assert result["semanticMatch"] == 1.0
+    assert result["features"]["mesh"]["rebuilt"] is True
+    for metric in ("dimensionRecall", "drawingMatch"):
+        entry = result["verdicts"][metric]
+        assert result[metric] is None and entry["applicable"] is False, metric
+        assert entry["reason"].startswith("the candidate is a triangle mesh (STL/OBJ)"), metric
+    # The ceilings are the reference's, as case.yaml's construction says (10 of the 14
+    # targets are measurable in the default spectrum; the reference's drawing shows all).
+    assert result["referenceCoverage"] == pytest.approx(10 / 14)
+    assert result["verdicts"]["dimensionRecall"]["ceiling"] == pytest.approx(10 / 14)
+    assert result["drawingSelfTest"] == pytest.approx(1.0)
+    assert result["verdict"]["formal"] == "PASS"

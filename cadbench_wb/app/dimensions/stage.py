@@ -18,6 +18,7 @@ does not hold, ``unmeasurableReason``; ``dimensionLocated`` sums it up.
 import time
 
 from cadbench_wb import dimensions as dims
+from cadbench_wb.app import mesh_candidate
 from cadbench_wb.app.dimensions import location
 from cadbench_wb.app.dimensions.measured_geometry import geometry_of
 from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of
@@ -34,6 +35,10 @@ def dimension_stage(context) -> None:
     if case is None or not case.dimensions:
         reason = "no case: no target dimensions" if case is None else "the case lists no dimensions"
         _not_applicable(result, reason)
+        return
+    if mesh_candidate.is_mesh(context):
+        _not_applicable(result, mesh_candidate.reason(METRIC))
+        reference_stage(context.reference, case, context.options, result)
         return
     started = time.perf_counter()
     reference = spectrum_of(context.reference.shape, mode)

@@ -22,6 +22,7 @@ import time
 
 from cadbench_wb import fingerprint
 from cadbench_wb import result as results
+from cadbench_wb.app import mesh_candidate
 from cadbench_wb.metrics import verdicts
 
 METRIC = "drawingMatch"
@@ -37,6 +38,10 @@ def drawing_stage(context) -> None:
     case = context.case
     if case is None or not case.dimensions:
         _not_applicable(result, _no_targets(case))
+        return
+    if mesh_candidate.is_mesh(context):
+        _not_applicable(result, mesh_candidate.reason(METRIC))
+        reference_stage(context.reference, case, context.options, result)
         return
     with _drawing_folder(context.options) as (folder, keep):
         _score(context, case, folder, keep)

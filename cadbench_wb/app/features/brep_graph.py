@@ -101,6 +101,12 @@ class Graph:
         lookup = {self.edges[e].edge.hashCode(): self.edges[e] for e in self.by_face[index]}
         result = []
         outer = face.OuterWire
+        if self.faces[index].kind == "Plane" and len(face.Wires) > 1:
+            # A planar face's outer wire encloses the others, so its box is the largest:
+            # OpenCASCADE's OuterWire compares the wires' parameter-space boxes, which a
+            # sewn face's curves can get wrong (a rebuilt mesh's top face named its boss's
+            # foot circle outer).
+            outer = max(face.Wires, key=lambda w: w.BoundBox.DiagonalLength)
         wires = [outer] + [w for w in face.Wires if not w.isSame(outer)]
         for wire in wires:
             result.append([lookup[e.hashCode()] for e in wire.Edges if e.hashCode() in lookup])

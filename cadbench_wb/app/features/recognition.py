@@ -468,13 +468,34 @@ def _fillet_faces(graph, used) -> tuple[list[int], list[int]]:
     for info in graph.faces:
         if info.index in used or info.kind not in BLEND_KINDS or info.radius is None:
             continue
-        if info.kind == "Cylinder" and (info.span_deg or 0.0) >= RECOGNITION["half_turn_deg"]:
-            continue  # a full round or a whole cylinder, not a blend
+        if info.kind == "Cylinder" and _joined_span(graph, info) >= RECOGNITION["half_turn_deg"]:
+            continue  # a full round or a whole cylinder (in one face or pieces), not a blend
         smooth = [n for n in graph.neighbours(info.index, ("smooth",)) if n != info.index]
         if len(smooth) < 2 and not (info.kind == "Sphere" and smooth):
             continue
         (convex, concave)[bool(info.concave)].append(info.index)
     return convex, concave
+
+
+def _joined_span(graph, info) -> float:
+    """The angular span of a cylinder face together with the pieces of the same cylinder it
+    joins through smooth edges (exporters and rebuilt meshes split a bore in halves)."""
+    seen, queue, span = {info.index}, [info.index], 0.0
+    while queue:
+        index = queue.pop()
+        span += graph.faces[index].span_deg or 0.0
+        for other in graph.neighbours(index, ("smooth",)):
+            piece = graph.faces[other]
+            if other in seen or piece.kind != "Cylinder":
+                continue
+            # Pieces of one surface agree to float noise (not tuned, as in _same_cone).
+            if abs(piece.radius - info.radius) > 1e-6 or not same_line(
+                piece.origin, piece.axis, info.origin, info.axis, 1e-6
+            ):
+                continue
+            seen.add(other)
+            queue.append(other)
+    return span
 
 
 def _fillet_records(graph, faces: list[int], used) -> list[dict]:

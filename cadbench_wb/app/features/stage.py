@@ -16,6 +16,7 @@ expected entries only; `supplement` adds the expected entries recognition did no
 """
 
 from cadbench_wb import standard
+from cadbench_wb.app import mesh_candidate
 from cadbench_wb.app.features import recognition
 from cadbench_wb.app.threads.stage import threads_of
 from cadbench_wb.metrics import case_sections, feature_matching, verdicts
@@ -40,7 +41,10 @@ def settings_for(size: float) -> dict:
 
 
 def recognised(context, role: str) -> dict:
-    """Recognition on the reference or the aligned candidate (threads included)."""
+    """Recognition on the reference or the aligned candidate (threads included); on a mesh
+    candidate, on the analytic B-rep rebuilt from its triangles."""
+    if role == "candidate" and mesh_candidate.is_mesh(context):
+        return recognition.recognise(mesh_candidate.rebuilt(context)[0])
     shape = context.reference.shape if role == "reference" else context.aligned
     return recognition.recognise(shape, threads_of(context, role))
 
@@ -51,16 +55,11 @@ def _all(found: dict) -> list[dict]:
 
 def feature_stage(context) -> None:
     """semanticMatch, the `features` detail and the verdict."""
-    if context.candidate.from_mesh:
-        # Features are read off analytic faces (planes, cylinders, cones, tori); a mesh has
-        # only triangles, which read as dozens of steps, so a score here would fail the
-        # reference's own tessellation by construction.
-        reason = (
-            "the candidate is a triangle mesh (STL/OBJ): features are recognised on "
-            "analytic B-rep faces, which a mesh does not have"
-        )
+    rebuild = mesh_candidate.rebuilt(context)[1] if mesh_candidate.is_mesh(context) else None
+    if rebuild is not None and not rebuild["rebuilt"]:
+        reason = mesh_candidate.reason("semanticMatch", rebuild["reason"])
         context.result["semanticMatch"] = None
-        context.result["features"] = {"applicable": False, "reason": reason}
+        context.result["features"] = {"applicable": False, "reason": reason, "mesh": rebuild}
         entry = verdicts.verdict("semanticMatch", None, reason=reason)
         entry["applicable"] = False
         context.result["verdicts"]["semanticMatch"] = entry
@@ -71,6 +70,8 @@ def feature_stage(context) -> None:
     settings = settings_for(context.reference.shape.BoundBox.DiagonalLength)
     target = _all(reference)
     detail = {"target": rule[0] if rule else "recognised"}
+    if rebuild is not None:
+        detail["mesh"] = rebuild
     if rule is not None:
         target_rule, entries = rule
         check = feature_matching.check_expected(entries, reference["features"], settings)

@@ -1,0 +1,309 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""An analytic B-rep rebuilt from a mesh candidate's triangles, for the B-rep-only figures.
+
+The mesh is cut into regions on fitted planes, cylinders, cones, spheres and tori
+(metrics/mesh_segments.py); where two regions meet, their shared mesh vertices lie on the
+model's edge, so each boundary chain becomes a line, a circle or an arc when its vertices
+fit one within the fit tolerance, else a B-spline through them. Each region becomes a face
+on its fitted surface bounded by those edges; a region that goes all the way round its
+axis is split in two halves (an OpenCASCADE face on a periodic surface needs a seam
+otherwise), which recognition joins again as pieces of one surface. The faces are sewn,
+made a solid, and the solid is accepted only if it is valid and its volume agrees with the
+mesh's (standard.MESH_FEATURES volume_rel); otherwise RebuildFailed names why.
+"""
+
+import math
+
+import numpy as np
+
+from cadbench_wb import standard
+from cadbench_wb.metrics import mesh_segments, surface_fitting
+
+SETTINGS = standard.MESH_FEATURES
+
+
+class RebuildFailed(Exception):
+    """No trustworthy analytic B-rep: the message is the not-applicable reason's tail."""
+
+
+def fit_tolerance(vertices: np.ndarray) -> float:
+    """The fit tolerance of a mesh (mm): fit_rel of its diagonal or largest coordinate."""
+    diagonal = float(np.linalg.norm(vertices.max(axis=0) - vertices.min(axis=0)))
+    return SETTINGS["fit_rel"] * max(diagonal, float(np.abs(vertices).max()))
+
+
+def rebuilt_solid(vertices: np.ndarray, triangles: np.ndarray, mesh_volume: float):
+    """(solid, summary) of the analytic B-rep of a closed mesh; raises RebuildFailed."""
+    tolerance = fit_tolerance(vertices)
+    try:
+        regions = mesh_segments.regions_of(vertices, triangles, tolerance, SETTINGS)
+        regions = _halves(regions, vertices, triangles)
+        labels = mesh_segments.triangle_labels(regions, len(triangles))
+        loops = mesh_segments.boundary_loops(triangles, labels)
+    except mesh_segments.SegmentationFailed as failure:
+        raise RebuildFailed(str(failure)) from None
+    kinds: dict = {}
+    for region in regions:
+        kinds[region.surface.kind] = kinds.get(region.surface.kind, 0) + 1
+    edges: dict = {}
+    faces = []
+    geometries: dict = {}
+    for number, region in enumerate(regions):
+        wires = []
+        for loop in loops.get(number, []):
+            chain_edges = [
+                _edge(chain, number, vertices, tolerance, edges)
+                for chain in mesh_segments.chains_of(loop)
+            ]
+            wires.append(_wire(chain_edges, number))
+        points = vertices[np.unique(triangles[region.triangles])]
+        faces.append(_face(region.surface, wires, number, points, geometries))
+    solid = _unified(_sewn_solid(faces, tolerance))
+    volume = solid.Volume
+    deflection = _deflection(regions, vertices, triangles)
+    # The facets cut the curved faces' chords: the volumes differ by at most the mesh's
+    # area times its deflection (twice that, and volume_rel of the volume for rounding).
+    area = float(mesh_segments.triangle_normals(vertices, triangles)[1].sum())
+    allowed = 2 * area * deflection + SETTINGS["volume_rel"] * abs(mesh_volume)
+    if abs(volume - mesh_volume) > allowed:
+        raise RebuildFailed(
+            f"the rebuilt solid's volume {volume:.6g} mm3 differs from the mesh's "
+            f"{mesh_volume:.6g} by more than the facets' chords explain ({allowed:.3g})"
+        )
+    summary = {
+        "regions": len(regions),
+        "surfaces": dict(sorted(kinds.items())),
+        "faces": len(solid.Faces),
+        "fitTolerance": tolerance,
+        "deflection": deflection,
+        "volume": volume,
+    }
+    return solid, summary
+
+
+def _deflection(regions, vertices, triangles) -> float:
+    """The tessellation's deflection: the largest distance of a facet's centre to its
+    region's fitted surface (a chord's middle is where it strays furthest, within 3/2)."""
+    found = 0.0
+    for region in regions:
+        if region.surface.kind != "plane":
+            centres = vertices[triangles[region.triangles]].mean(axis=1)
+            found = max(found, float(region.surface.distances(centres).max()))
+    return 1.5 * found
+
+
+def _halves(regions, vertices, triangles):
+    """Regions that go round their axis (no gap of a quarter turn in their triangles'
+    azimuths) split into two halves on the same surface."""
+    found = []
+    for region in regions:
+        surface = region.surface
+        if surface.kind not in ("cylinder", "cone", "torus"):
+            found.append(region)
+            continue
+        centres = vertices[triangles[region.triangles]].mean(axis=1) - surface.origin
+        first, second = surface_fitting._frame(surface.axis)
+        azimuth = np.arctan2(centres @ second, centres @ first)
+        ordered = np.sort(azimuth)
+        gaps = np.diff(np.concatenate([ordered, ordered[:1] + 2 * math.pi]))
+        if gaps.max() >= math.pi / 2:
+            found.append(region)
+            continue
+        upper = azimuth >= 0
+        for side in (upper, ~upper):
+            if side.any():
+                found.append(mesh_segments.Region(region.triangles[side], surface))
+    return found
+
+
+def _edge(chain, region, vertices, tolerance, cache):
+    """The Part edge of a chain, made once and shared by the two regions it separates."""
+    import Part  # noqa: PLC0415
+
+    key = (frozenset((region, chain.regions[1])), frozenset(chain.vertices))
+    if key in cache:
+        return cache[key]
+    points = vertices[chain.vertices]
+    edge = None
+    if chain.closed:
+        circle = _circle_fit(points, tolerance)
+        if circle is not None:
+            centre, normal, radius = circle
+            edge = Part.Edge(Part.Circle(_vector(centre), _vector(normal), radius))
+        else:
+            curve = Part.BSplineCurve()
+            curve.interpolate([_vector(p) for p in points], PeriodicFlag=True)
+            edge = curve.toShape()
+    else:
+        start, end = points[0], points[-1]
+        along = end - start
+        length = float(np.linalg.norm(along))
+        rel = points - start
+        off = np.linalg.norm(rel - np.outer(rel @ along / max(length**2, 1e-300), along), axis=1)
+        if len(points) == 2 or off.max() <= tolerance:
+            edge = Part.LineSegment(_vector(start), _vector(end)).toShape()
+        else:
+            circle = _circle_fit(points, tolerance)
+            if circle is not None:
+                middle = _on_circle(points[len(points) // 2], circle)
+                edge = Part.Arc(_vector(start), _vector(middle), _vector(end)).toShape()
+            else:
+                curve = Part.BSplineCurve()
+                curve.interpolate([_vector(p) for p in points])
+                edge = curve.toShape()
+    cache[key] = edge
+    return edge
+
+
+def _circle_fit(points, tolerance):
+    """(centre, normal, radius) of the circle through the points within tolerance, or None."""
+    if len(points) < 4:
+        return None
+    plane = surface_fitting.plane_fit(points)
+    if plane.residual > tolerance:
+        return None
+    first, second = surface_fitting._frame(plane.axis)
+    rel = points - plane.origin
+    x, y = rel @ first, rel @ second
+    design = np.column_stack([x, y, np.ones_like(x)])
+    (a, b, c), *_ = np.linalg.lstsq(design, x**2 + y**2, rcond=None)
+    cx, cy = a / 2, b / 2
+    radius = math.sqrt(max(c + cx**2 + cy**2, 0.0))
+    if np.abs(np.hypot(x - cx, y - cy) - radius).max() > tolerance:
+        return None
+    return plane.origin + cx * first + cy * second, plane.axis, radius
+
+
+def _on_circle(point, circle):
+    centre, normal, radius = circle
+    rel = point - centre
+    rel = rel - (rel @ normal) * normal
+    return centre + rel / max(float(np.linalg.norm(rel)), 1e-300) * radius
+
+
+def _vector(p):
+    import FreeCAD  # noqa: PLC0415
+
+    return FreeCAD.Vector(float(p[0]), float(p[1]), float(p[2]))
+
+
+def _wire(edges, region):
+    import Part  # noqa: PLC0415
+
+    try:
+        wire = Part.Wire(edges)
+    except Exception as exc:  # OCC's wire builder refuses disconnected edges
+        raise RebuildFailed(f"region {region}'s boundary does not make a wire ({exc})") from None
+    if not wire.isClosed():
+        raise RebuildFailed(f"region {region}'s boundary wire is open")
+    return wire
+
+
+def _geometry(surface, points):
+    import Part  # noqa: PLC0415
+
+    origin, axis = _vector(surface.origin), _vector(surface.axis)
+    if surface.kind == "plane":
+        return Part.Plane(origin, axis)
+    if surface.kind == "cylinder":
+        geometry = Part.Cylinder()
+        geometry.Axis, geometry.Center, geometry.Radius = axis, origin, surface.radius
+        return geometry
+    if surface.kind == "cone":
+        # Part.Cone through two circles, at the ends of the region along the axis (where
+        # the radius is positive; the fit's own origin may lie beyond the apex).
+        along = (points - surface.origin) @ surface.axis
+        ends = [float(along.min()), float(along.max())]
+        radii = [surface.radius + math.tan(surface.semi_angle) * t for t in ends]
+        centres = [_vector(surface.origin + t * surface.axis) for t in ends]
+        return Part.Cone(centres[0], centres[1], max(radii[0], 0.0), max(radii[1], 0.0))
+    if surface.kind == "sphere":
+        geometry = Part.Sphere()
+        geometry.Center, geometry.Radius = origin, surface.radius
+        return geometry
+    geometry = Part.Toroid()
+    geometry.Center, geometry.Axis = origin, axis
+    geometry.MajorRadius, geometry.MinorRadius = surface.radius, surface.minor
+    return geometry
+
+
+def _face(surface, wires, region, points, geometries):
+    import Part  # noqa: PLC0415
+
+    if not wires:
+        raise RebuildFailed(f"region {region} has no boundary (a closed {surface.kind})")
+    try:
+        # One geometry per fitted surface: the two halves of a region round its axis lie
+        # on the very same surface, so they are unified again below.
+        if id(surface) not in geometries:
+            geometries[id(surface)] = _geometry(surface, points)
+        geometry = geometries[id(surface)]
+        if surface.kind == "plane":
+            face = Part.makeFace(wires, "Part::FaceMakerBullseye")
+            if face.ShapeType != "Face":
+                face = face.Faces[0]
+        else:
+            single = []
+            for wire in wires:
+                candidate = Part.Face(geometry, wire)
+                candidate.fix(1e-7, 1e-7, 1e-4)
+                single.append(candidate)
+            outer = max(range(len(wires)), key=lambda k: single[k].Area)
+            face = single[outer]
+            inner = [w for k, w in enumerate(wires) if k != outer]
+            if inner:
+                face.cutHoles(inner)
+    except Exception as exc:  # OCC's face builders raise assorted errors
+        raise RebuildFailed(f"no face on region {region}'s fitted {surface.kind} ({exc})") from None
+    if not face.isValid() or face.Area <= 0:
+        raise RebuildFailed(f"the face on region {region}'s fitted {surface.kind} is invalid")
+    return face
+
+
+def _unified(solid):
+    """The solid with faces of one surface merged (the halves of a bore become one face
+    with a seam, as a CAD kernel makes it), when that keeps it valid and its volume; the
+    unmerged solid otherwise (recognition joins the halves as pieces of one surface)."""
+    try:
+        merged = solid.removeSplitter()
+    except Exception:  # OCC's UnifySameDomain can throw on odd input: keep what holds
+        return solid
+    if merged.ShapeType == "Compound" and len(merged.Solids) == 1:
+        merged = merged.Solids[0]
+    if merged.ShapeType != "Solid" or not merged.isValid():
+        return solid
+    if abs(merged.Volume - solid.Volume) > 1e-9 * abs(solid.Volume):
+        return solid
+    return merged
+
+
+def _sewn_solid(faces, tolerance):
+    import Part  # noqa: PLC0415
+
+    try:
+        shell = Part.Shell(faces)
+        closed = shell.isClosed()
+    except Exception:  # faces whose edges are not shared yet: sewing joins them
+        closed = False
+    try:
+        if not closed:
+            sewn = Part.Compound(faces)
+            sewn.sewShape()
+            shells = sewn.Shells
+            if len(shells) != 1 or not shells[0].isClosed():
+                raise RebuildFailed(
+                    f"the rebuilt faces sew into {len(shells)} shell(s), not one closed shell"
+                )
+            shell = shells[0]
+        solid = Part.Solid(shell)
+    except RebuildFailed:
+        raise
+    except Exception as exc:
+        raise RebuildFailed(f"the rebuilt faces do not make a solid ({exc})") from None
+    if solid.Volume < 0:
+        solid.reverse()
+    if not solid.isValid():
+        solid.fix(tolerance, tolerance, 10 * tolerance)
+    if not solid.isValid():
+        raise RebuildFailed("the rebuilt solid fails OpenCASCADE's BRepCheck")
+    return solid

@@ -1,0 +1,339 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""A closed triangle mesh cut into regions that each lie on one analytic surface, and the
+regions' boundaries as chains of mesh vertices (the edges of the B-rep rebuilt from them).
+
+A CAD tessellation puts its vertices on the model's surfaces and meshes each face on its
+own, so: triangles of one planar face are coplanar (joined first, into planar groups);
+a curved face's facets meet at small angles and all their vertices lie on one cylinder,
+cone, sphere or torus. Curved regions grow from a seed of small groups whose fit holds,
+group by group, as long as every vertex stays within the fit tolerance; what no curved
+region takes is a plane. Pure numpy/scipy (mesh_surfaces' fits).
+"""
+
+import dataclasses
+import math
+
+import numpy as np
+from scipy import sparse
+from scipy.sparse import csgraph
+
+from cadbench_wb.metrics import surface_fitting
+
+
+class SegmentationFailed(Exception):
+    """The mesh does not split into analytic regions; the message says where and why."""
+
+
+@dataclasses.dataclass
+class Region:
+    triangles: np.ndarray  # indices into the mesh's triangles
+    surface: surface_fitting.Surface
+
+
+@dataclasses.dataclass
+class Chain:
+    """Where two regions meet: mesh vertices in order (closed: first != last, wraps)."""
+
+    regions: tuple  # (left region, right region): left is the region whose loop ran it
+    vertices: list
+    closed: bool
+
+
+def triangle_normals(vertices: np.ndarray, triangles: np.ndarray):
+    """(unit normals, areas) of the triangles."""
+    corners = vertices[triangles]
+    cross = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    length = np.linalg.norm(cross, axis=1)
+    return cross / np.maximum(length, surface_fitting.TINY)[:, None], length / 2
+
+
+def edge_pairs(triangles: np.ndarray):
+    """(pairs of triangles sharing an edge, the shared vertex pairs) of a closed manifold
+    mesh; raises SegmentationFailed on an edge that does not join exactly two."""
+    count = len(triangles)
+    a = triangles.reshape(-1)
+    b = np.roll(triangles, -1, axis=1).reshape(-1)
+    low, high = np.minimum(a, b), np.maximum(a, b)
+    keys = low.astype(np.int64) * (int(triangles.max()) + 1) + high
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    if len(sorted_keys) % 2 or np.any(sorted_keys[0::2] != sorted_keys[1::2]):
+        raise SegmentationFailed("the mesh has edges that do not join exactly two triangles")
+    owners = np.repeat(np.arange(count), 3)[order].reshape(-1, 2)
+    ends = np.column_stack([low[order], high[order]])[0::2]
+    return owners, ends
+
+
+def _components(count: int, pairs: np.ndarray) -> np.ndarray:
+    graph = sparse.coo_matrix(
+        (np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(count, count)
+    )
+    return csgraph.connected_components(graph, directed=False)[1]
+
+
+def regions_of(vertices, triangles, tolerance: float, settings: dict) -> list[Region]:
+    """The mesh's regions, each on one fitted surface within tolerance (mm).
+
+    settings: standard.MESH_FEATURES (flat_deg: facets closer than this are one plane;
+    seed_deg: the widest angle between facets of one curved face).
+    """
+    normals, areas = triangle_normals(vertices, triangles)
+    owners, _ = edge_pairs(triangles)
+    cosines = np.einsum("ij,ij->i", normals[owners[:, 0]], normals[owners[:, 1]])
+    flat = cosines >= math.cos(math.radians(settings["flat_deg"]))
+    groups = _components(len(triangles), owners[flat])
+    group_count = int(groups.max()) + 1
+    members = [[] for _ in range(group_count)]
+    for index, group in enumerate(groups):
+        members[group].append(index)
+    members = [np.array(m) for m in members]
+    group_vertices = [np.unique(triangles[m]) for m in members]
+    group_area = np.bincount(groups, weights=areas, minlength=group_count)
+    # Group adjacency across the bent edges, with the angle between the facets there.
+    bent = owners[~flat]
+    neighbours = [dict() for _ in range(group_count)]
+    seed_cos = math.cos(math.radians(settings["seed_deg"]))
+    for (t1, t2), cosine in zip(bent, cosines[~flat], strict=True):
+        g1, g2 = groups[t1], groups[t2]
+        if g1 != g2 and cosine >= seed_cos:
+            neighbours[g1][g2] = True
+            neighbours[g2][g1] = True
+    label = np.full(group_count, -1)
+    regions: list[Region] = []
+    failed = 0
+    for start in np.argsort(-group_area, kind="stable"):
+        if label[start] != -1 or len(neighbours[start]) < 2:
+            continue
+        grown = _grown_region(
+            start,
+            group_area,
+            label,
+            neighbours,
+            group_vertices,
+            members,
+            vertices,
+            triangles,
+            normals,
+            tolerance,
+        )
+        if grown is None:
+            failed += 1
+            if failed > settings["max_failed_seeds"]:
+                raise SegmentationFailed(
+                    f"{failed} seeds of facets meeting at small angles fit no cylinder, cone, "
+                    "sphere or torus (the first near "
+                    + ", ".join(f"{x:.4g}" for x in vertices[group_vertices[start][0]])
+                    + ")"
+                )
+            continue
+        taken, surface = grown
+        label[taken] = len(regions)
+        regions.append(Region(np.concatenate([members[g] for g in taken]), surface))
+    facets = _unfitted_facets(label, neighbours, settings["facets_min"])
+    if facets:
+        # Planar groups bent a little one against the next, many in a row, are the facets
+        # of a curved face no fit took: rebuilt as planes, they would read as steps.
+        where = ", ".join(f"{x:.4g}" for x in vertices[group_vertices[facets[0]][0]])
+        raise SegmentationFailed(
+            f"{len(facets)} facets meet their neighbours at small angles but fit no cylinder, "
+            f"cone, sphere or torus (the first near {where})"
+        )
+    for group in range(group_count):
+        if label[group] == -1:
+            points = vertices[group_vertices[group]]
+            plane = surface_fitting.plane_fit(points)
+            # The plane's normal turned to the triangles' side (outward on a closed mesh).
+            if plane.axis @ normals[members[group][0]] < 0:
+                plane.axis = -plane.axis
+            regions.append(Region(members[group], plane))
+    return regions
+
+
+def _unfitted_facets(label, neighbours, smallest: int) -> list:
+    """Unassigned planar groups in runs of at least `smallest` joined by small bends."""
+    seen, found = set(), []
+    for start in range(len(label)):
+        if label[start] != -1 or start in seen:
+            continue
+        run, queue = [], [start]
+        seen.add(start)
+        while queue:
+            group = queue.pop()
+            run.append(group)
+            for other in neighbours[group]:
+                if label[other] == -1 and other not in seen:
+                    seen.add(other)
+                    queue.append(other)
+        if len(run) >= smallest:
+            found += sorted(run)
+    return found
+
+
+def _vertex_normals(vertices, triangles, normals, chosen: np.ndarray):
+    """(vertex indices, their unit normals averaged over the chosen triangles)."""
+    corners = triangles[chosen].reshape(-1)
+    sums = np.zeros((len(vertices), 3))
+    np.add.at(sums, corners, np.repeat(normals[chosen], 3, axis=0))
+    used = np.unique(corners)
+    found = sums[used]
+    return used, found / np.maximum(np.linalg.norm(found, axis=1), surface_fitting.TINY)[:, None]
+
+
+def _grown_region(
+    start,
+    group_area,
+    label,
+    neighbours,
+    group_vertices,
+    members,
+    vertices,
+    triangles,
+    normals,
+    tolerance,
+    settings_far=1e3,
+):
+    """(groups, surface) of the curved region grown from one seed group, or None."""
+    surface = None
+    for seed in _seeds(start, label, neighbours, group_vertices, group_area):
+        chosen = np.concatenate([members[g] for g in seed])
+        used, vertex_normals = _vertex_normals(vertices, triangles, normals, chosen)
+        fitted = surface_fitting.best_fit(vertices[used], vertex_normals, tolerance)
+        if fitted is not None and fitted.kind != "plane":
+            surface, taken = fitted, set(seed)
+            break
+    if surface is None:
+        return None
+    # Breadth-first growth on the current fit; the groups just outside it (a seed's fit
+    # extrapolates) wait until the region has grown, then a refit on all it holds decides
+    # them. Refits happen once per wave, so a region costs a few fits, not one per group.
+    queue, waiting = sorted(taken), set()
+    while queue:
+        while queue:
+            group = queue.pop()
+            for other in sorted(neighbours[group]):
+                if other in taken or label[other] != -1:
+                    continue
+                distance = surface.distances(vertices[group_vertices[other]]).max()
+                if distance <= tolerance:
+                    taken.add(other)
+                    waiting.discard(other)
+                    queue.append(other)
+                elif distance <= settings_far * tolerance:
+                    waiting.add(other)
+        if not waiting:
+            break
+        refit = _refit(surface, taken, group_vertices, vertices, tolerance)
+        if refit is None:
+            break
+        surface = refit
+        queue = [
+            g
+            for g in sorted(waiting)
+            if surface.distances(vertices[group_vertices[g]]).max() <= tolerance
+        ]
+        if not queue:
+            break
+        taken.update(queue)
+        waiting.difference_update(queue)
+    final = _refit(surface, taken, group_vertices, vertices, tolerance)
+    if final is None:
+        return None
+    # The kind chosen again on the whole region: a seed's few rings of vertices fit a
+    # sphere as well as the cone or cylinder the whole region is.
+    chosen = np.concatenate([members[g] for g in sorted(taken)])
+    used, vertex_normals = _vertex_normals(vertices, triangles, normals, chosen)
+    simplest = surface_fitting.best_fit(vertices[used], vertex_normals, tolerance)
+    if simplest is not None and simplest.kind != "plane":
+        final = simplest
+    return sorted(taken), final
+
+
+def _seeds(start, label, neighbours, group_vertices, group_area, wanted=(16, 40)):
+    """Seeds around a group: the rings of free smooth neighbours (breadth first) until the
+    seed holds each wanted count of vertices (a torus has 7 parameters: 16 vertices
+    overdetermine it twice; the wider seed is tried when the narrow one fails). Facets of
+    one curved face are of a size: a neighbour four times larger or smaller (the plane a
+    fillet runs into) is left out of the seed, though the region may grow into it."""
+    low, high = group_area[start] / 4, group_area[start] * 4
+    seed, frontier = {start}, [start]
+    count = len(group_vertices[start])
+    for target in wanted:
+        while count < target and frontier:
+            nxt = []
+            for g in frontier:
+                for h in neighbours[g]:
+                    if h not in seed and label[h] == -1 and low <= group_area[h] <= high:
+                        seed.add(h)
+                        nxt.append(h)
+                        count += len(group_vertices[h])
+            frontier = nxt
+        if len(seed) > 1:
+            yield sorted(seed)
+        if not frontier:
+            return
+
+
+def _refit(surface, taken, group_vertices, vertices, tolerance):
+    points = vertices[np.unique(np.concatenate([group_vertices[g] for g in taken]))]
+    fitted = surface_fitting.refined(surface, points)
+    return fitted if fitted.residual <= tolerance else None
+
+
+def triangle_labels(regions: list[Region], count: int) -> np.ndarray:
+    labels = np.full(count, -1)
+    for number, region in enumerate(regions):
+        labels[region.triangles] = number
+    return labels
+
+
+def boundary_loops(triangles: np.ndarray, labels: np.ndarray) -> dict:
+    """Each region's boundary loops: {region: [[(vertex, neighbouring region), ...]]}, in
+    the triangles' orientation (the region on the left seen from outside)."""
+    owners, ends = edge_pairs(triangles)
+    outgoing: dict = {}
+    for (t1, t2), (low, high) in zip(owners, ends, strict=True):
+        if labels[t1] == labels[t2]:
+            continue
+        for t, other in ((t1, t2), (t2, t1)):
+            tri = [int(v) for v in triangles[t]]
+            k = tri.index(int(low))
+            a, b = (low, high) if tri[(k + 1) % 3] == high else (high, low)
+            region = int(labels[t])
+            starts = outgoing.setdefault(region, {})
+            if int(a) in starts:
+                raise SegmentationFailed(f"region {region} touches itself at mesh vertex {a}")
+            starts[int(a)] = (int(b), int(labels[other]))
+    loops: dict = {}
+    for region, starts in outgoing.items():
+        seen: set = set()
+        for begin in sorted(starts):
+            if begin in seen:
+                continue
+            loop, vertex = [], begin
+            while vertex not in seen:
+                seen.add(vertex)
+                if vertex not in starts:
+                    raise SegmentationFailed(f"region {region}'s boundary does not close")
+                after, neighbour = starts[vertex]
+                loop.append((vertex, neighbour))
+                vertex = after
+            if vertex != begin:
+                raise SegmentationFailed(f"region {region}'s boundary does not close")
+            loops.setdefault(region, []).append(loop)
+    return loops
+
+
+def chains_of(loop: list) -> list[Chain]:
+    """A loop cut where its neighbouring region changes: one chain per neighbour run,
+    each with both end vertices (the next chain starts where this one ends)."""
+    count = len(loop)
+    corners = [i for i in range(count) if loop[i][1] != loop[i - 1][1]]
+    if not corners:
+        return [Chain((None, loop[0][1]), [v for v, _ in loop], True)]
+    chains = []
+    for k, begin in enumerate(corners):
+        end = corners[(k + 1) % len(corners)]
+        span = (end - begin) % count or count
+        vertices = [loop[(begin + i) % count][0] for i in range(span + 1)]
+        chains.append(Chain((None, loop[begin][1]), vertices, False))
+    return chains

@@ -1,0 +1,273 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Least-squares fits of analytic surfaces to points: planes and the surfaces of revolution
+whose meridian is a line or a circle (cylinders, cones, spheres, tori).
+
+Every fit returns a Surface with its parameters and the largest distance of the points to
+it; the caller accepts it against a tolerance (standard.MESH_FEATURES). Pure numpy/scipy.
+A revolution surface is found in two steps: its axis is the line the points' normals all
+cross (true of every surface of revolution), then its meridian (distance to the axis
+against position along it) is a line (cylinder, cone) or a circle (sphere, torus); the
+whole is then refined on the points' own distances (scipy.optimize.least_squares).
+"""
+
+import dataclasses
+import math
+
+import numpy as np
+from scipy import optimize
+
+# Guards against dividing by a vanishing length (a point on an axis): not tuned.
+TINY = 1e-12
+
+
+@dataclasses.dataclass
+class Surface:
+    kind: str  # plane, cylinder, cone, sphere, torus
+    origin: np.ndarray  # plane: a point; sphere: centre; others: a point on the axis
+    axis: np.ndarray  # plane: unit normal; others: unit axis
+    radius: float = 0.0  # cylinder radius; cone: radius at origin; sphere; torus major
+    minor: float = 0.0  # torus minor radius
+    semi_angle: float = 0.0  # cone half angle, radians (radius grows along +axis)
+    residual: float = math.inf  # largest distance of the fitted points to the surface
+
+    def distances(self, points: np.ndarray) -> np.ndarray:
+        return np.abs(signed_distances(self, points))
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / max(float(np.linalg.norm(v)), TINY)
+
+
+def _frame(axis: np.ndarray):
+    """Two unit vectors square to axis and to each other."""
+    helper = np.array([1.0, 0, 0]) if abs(axis[0]) < 0.9 else np.array([0, 1.0, 0])
+    first = _unit(np.cross(axis, helper))
+    return first, np.cross(axis, first)
+
+
+def signed_distances(surface: Surface, points: np.ndarray) -> np.ndarray:
+    rel = points - surface.origin
+    if surface.kind == "plane":
+        return rel @ surface.axis
+    if surface.kind == "sphere":
+        return np.linalg.norm(rel, axis=1) - surface.radius
+    along = rel @ surface.axis
+    radial = np.linalg.norm(rel - np.outer(along, surface.axis), axis=1)
+    if surface.kind == "cylinder":
+        return radial - surface.radius
+    if surface.kind == "cone":
+        slope = math.tan(surface.semi_angle)
+        return (radial - surface.radius - slope * along) * math.cos(surface.semi_angle)
+    return np.hypot(radial - surface.radius, along) - surface.minor
+
+
+def plane_fit(points: np.ndarray) -> Surface:
+    centre = points.mean(axis=0)
+    _, _, vt = np.linalg.svd(points - centre, full_matrices=False)
+    surface = Surface("plane", centre, vt[-1])
+    surface.residual = float(surface.distances(points).max())
+    return surface
+
+
+def _axes_from_normals(points: np.ndarray, normals: np.ndarray) -> list:
+    """Candidate axes (point, direction): lines the normal lines all come close to, by
+    least squares from each principal direction of the normals (the smallest-variance one
+    is exact for cylinders and cones; sphere and torus normals spread every way)."""
+    centred = normals - normals.mean(axis=0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    found = []
+    for direction in (vt[-1], vt[0], vt[1]):
+        result = _refined_axis(points, normals, direction)
+        if result is not None:
+            found.append(result[:2])
+    return found
+
+
+def _refined_axis(points, normals, direction):
+    direction = _unit(direction)
+    theta = math.acos(max(-1.0, min(1.0, float(direction[2]))))
+    phi = math.atan2(direction[1], direction[0])
+    first, second = _frame(direction)
+    # Start from the point nearest to all normal lines, for this direction.
+    centre = points.mean(axis=0)
+    start = np.array([theta, phi, centre @ first, centre @ second])
+
+    # The frame depends on the direction: keep it fixed by expressing the origin in the
+    # starting frame's coordinates.
+    def residuals_fixed(x):
+        axis = _unit(
+            np.array(
+                [math.sin(x[0]) * math.cos(x[1]), math.sin(x[0]) * math.sin(x[1]), math.cos(x[0])]
+            )
+        )
+        origin = x[2] * first + x[3] * second
+        cross = np.cross(normals, axis)
+        lengths = np.linalg.norm(cross, axis=1)
+        weight = np.clip(lengths, 0.0, 1.0)
+        return weight * ((points - origin) * cross).sum(axis=1) / np.maximum(lengths, TINY)
+
+    try:
+        solved = optimize.least_squares(residuals_fixed, start, method="lm")
+    except (ValueError, np.linalg.LinAlgError):
+        return None
+    x = solved.x
+    axis = _unit(
+        np.array([math.sin(x[0]) * math.cos(x[1]), math.sin(x[0]) * math.sin(x[1]), math.cos(x[0])])
+    )
+    origin = x[2] * first + x[3] * second
+    return origin, axis, float(np.abs(solved.fun).max())
+
+
+def _meridian(points, origin, axis):
+    rel = points - origin
+    along = rel @ axis
+    radial = np.linalg.norm(rel - np.outer(along, axis), axis=1)
+    return along, radial
+
+
+def _initial_revolutions(points, normals) -> list[Surface]:
+    """Candidate cylinders, cones, spheres and tori from each candidate axis and the
+    meridian, simplest kind first."""
+    found = []
+    for origin, axis in _axes_from_normals(points, normals):
+        found += _revolutions_about(points, origin, axis)
+    # A torus before a sphere: vertices on a few coaxial circles (a fillet's rings) fit a
+    # sphere through them as well; a true sphere makes no ring torus (its tube would be
+    # wider than its ring, which _plausible refuses).
+    order = ("cylinder", "cone", "torus", "sphere")
+    return sorted(found, key=lambda s: order.index(s.kind))
+
+
+def _revolutions_about(points, origin, axis) -> list[Surface]:
+    along, radial = _meridian(points, origin, axis)
+    # The origin moved to the middle of the points along the axis: parameters near zero.
+    middle = float(along.mean())
+    origin = origin + middle * axis
+    along = along - middle
+    candidates = [Surface("cylinder", origin, axis, radius=float(radial.mean()))]
+    if np.ptp(along) > TINY:
+        slope, intercept = np.polyfit(along, radial, 1)
+        candidates.append(
+            Surface("cone", origin, axis, radius=float(intercept), semi_angle=math.atan(slope))
+        )
+    # Circle through the meridian points (t, r): Kasa's algebraic fit.
+    design = np.column_stack([along, radial, np.ones_like(along)])
+    rhs = along**2 + radial**2
+    try:
+        (a, b, c), *_ = np.linalg.lstsq(design, rhs, rcond=None)
+    except np.linalg.LinAlgError:
+        return candidates
+    tc, rc = a / 2, b / 2
+    rho = math.sqrt(max(c + tc**2 + rc**2, 0.0))
+    centre = origin + tc * axis
+    distance = float(np.linalg.norm(points - centre, axis=1).mean())
+    candidates.append(Surface("sphere", centre, axis, radius=distance))
+    candidates.append(Surface("torus", centre, axis, radius=float(rc), minor=float(rho)))
+    return candidates
+
+
+def _parameters(surface: Surface) -> np.ndarray:
+    axis = surface.axis
+    theta = math.acos(max(-1.0, min(1.0, float(axis[2]))))
+    phi = math.atan2(axis[1], axis[0])
+    base = [*surface.origin, theta, phi, surface.radius]
+    if surface.kind == "cone":
+        base.append(surface.semi_angle)
+    if surface.kind == "torus":
+        base.append(surface.minor)
+    if surface.kind == "sphere":
+        base = [*surface.origin, surface.radius]
+    return np.array(base, dtype=float)
+
+
+def _surface_of(kind: str, x: np.ndarray, axis_hint: np.ndarray) -> Surface:
+    if kind == "sphere":
+        return Surface("sphere", x[:3].copy(), axis_hint, radius=float(x[3]))
+    axis = _unit(
+        np.array([math.sin(x[3]) * math.cos(x[4]), math.sin(x[3]) * math.sin(x[4]), math.cos(x[3])])
+    )
+    surface = Surface(kind, x[:3].copy(), axis, radius=float(x[5]))
+    if kind == "cone":
+        surface.semi_angle = float(x[6])
+    if kind == "torus":
+        surface.minor = float(x[6])
+    return surface
+
+
+def refined(surface: Surface, points: np.ndarray) -> Surface:
+    """The surface moved to minimise the points' squared distances to it."""
+    if surface.kind == "plane":
+        return plane_fit(points)
+
+    def residuals(x):
+        return signed_distances(_surface_of(surface.kind, x, surface.axis), points)
+
+    try:
+        solved = optimize.least_squares(residuals, _parameters(surface), method="lm", max_nfev=400)
+        result = _surface_of(surface.kind, solved.x, surface.axis)
+    except (ValueError, np.linalg.LinAlgError):
+        result = surface
+    result = canonical(result)
+    result.residual = float(result.distances(points).max())
+    return result
+
+
+def canonical(surface: Surface) -> Surface:
+    """One spelling per surface: the axis's largest component positive, the origin the
+    foot of the perpendicular from the world origin (cylinders), radii positive."""
+    axis = surface.axis
+    if surface.kind != "sphere" and axis[int(np.argmax(np.abs(axis)))] < 0:
+        surface.axis = -axis
+        if surface.kind == "cone":
+            surface.semi_angle = -surface.semi_angle
+    if surface.kind == "cylinder":
+        surface.origin = surface.origin - (surface.origin @ surface.axis) * surface.axis
+        surface.radius = abs(surface.radius)
+    if surface.kind == "sphere":
+        surface.radius = abs(surface.radius)
+    if surface.kind == "torus":
+        surface.minor = abs(surface.minor)
+    return surface
+
+
+def best_fit(points: np.ndarray, normals: np.ndarray, tolerance: float) -> Surface | None:
+    """The simplest surface (plane, cylinder, cone, sphere, torus) that every point lies
+    within tolerance of, or None.
+
+    normals: a unit normal per point (vertex normals of the mesh), which place the axis.
+    """
+    plane = plane_fit(points)
+    if plane.residual <= tolerance:
+        return plane
+    # Twice the parameters of a torus (7): fewer points than that fit a surface that is
+    # not there (a few facets of a bore read as a cone or a torus).
+    if len(points) < 14:
+        return None
+    # The simplest kind that fits wins: a short band whose vertices lie on its two rims
+    # only fits a sphere (and a torus) through both rims as well as its cylinder.
+    extent = float(np.ptp(points, axis=0).max())
+    for candidate in _initial_revolutions(points, normals):
+        # The axis from the normals is near exact when the kind is right: a start far off
+        # every point is not refined (it is where the time would go, not a tuned bound).
+        if candidate.distances(points).max() > 0.05 * extent:
+            continue
+        fitted = refined(candidate, points)
+        if fitted.residual <= tolerance and _plausible(fitted, points):
+            return fitted
+    return None
+
+
+def _plausible(surface: Surface, points: np.ndarray) -> bool:
+    """A fit that stands for its points and not for a degenerate limit: a cone whose half
+    angle is within a hair of 0 or 90 degrees is a cylinder or a plane fitted badly; a
+    torus with a tube wider than its ring is a spindle."""
+    extent = float(np.ptp(points, axis=0).max())
+    if surface.kind == "cylinder":
+        return surface.radius < 1e3 * extent
+    if surface.kind == "cone":
+        return 1e-3 < abs(surface.semi_angle) < math.pi / 2 - 1e-3
+    if surface.kind == "torus":
+        return 0 < surface.minor < surface.radius and surface.radius < 1e3 * extent
+    if surface.kind == "sphere":
+        return surface.radius < 1e3 * extent
+    return True

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""semanticMatch of a bundled case's reference delivered as its own STL: the B-rep rebuilt
+from the triangles (app/features/mesh_brep.py) reads every feature the reference has, at
+two tessellations (MeshPart's angular deflection 0.2 and 0.1 rad, 0.1 % of the diagonal)."""
+
+import pytest
+from test_bundled_cases import fresh_copy
+
+# The bundled cases whose own STL rebuilds (turned_shaft's does not yet: its faces sew
+# into an open shell, reported not applicable; threads and the NIST parts are slower).
+CASES = (
+    "slope_block",
+    "bracket_slot",
+    "bearing_block",
+    "plate_counterbored",
+    "fillet_block",
+    "flange_bolt_circle",
+)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, fc):
+    from cadbench_wb import cases
+    from cadbench_wb.app.cases import build as case_build
+
+    root = tmp_path_factory.mktemp("mesh_cases")
+    found = {}
+    for case_id in CASES:
+        case = cases.load_case(fresh_copy(case_id, root / case_id))
+        case_build.build_missing(case)
+        found[case_id] = case
+    return found
+
+
+@pytest.mark.parametrize("angular", [0.2, 0.1])
+@pytest.mark.parametrize("case_id", CASES)
+def test_the_references_own_stl_reads_every_feature(built, case_id, angular, tmp_path):
+    import MeshPart
+    import Part
+
+    from cadbench_wb.app.scoring import score_files
+
+    case = built[case_id]
+    shape = Part.read(case.reference_path)
+    mesh = MeshPart.meshFromShape(
+        Shape=shape,
+        LinearDeflection=0.001 * shape.BoundBox.DiagonalLength,
+        AngularDeflection=angular,
+        Relative=False,
+    )
+    stl = str(tmp_path / "own.stl")
+    mesh.write(stl)
+    result = score_files(case.reference_path, stl, {"only": ["features"]}, case=case)
+    features = result["features"]
+    assert features["mesh"]["rebuilt"] is True, features["mesh"]
+    # The target is what recognition finds on the reference: every one matched exactly.
+    assert result["semanticMatch"] == 1.0, (features["missing"], features["extra"])
+    assert all(pair["credit"] == 1.0 for pair in features["matched"])
