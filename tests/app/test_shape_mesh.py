@@ -20,8 +20,15 @@ def test_features_of_a_mesh_candidate_are_read_off_the_rebuilt_brep(models):
     assert (hole["type"], hole["kind"]) == ("hole", "through")
     assert hole["params"]["diameter"] == pytest.approx(10.0, abs=1e-4)
     assert hole["params"]["depth"] == pytest.approx(20.0, abs=1e-4)
-    # The shape figure is still measured on the mesh (its facets cut the hole's arcs).
+    # The shape figure is still measured on the mesh (its facets cut the hole's arcs), by
+    # the mesh route: the exact booleans on triangles are not attempted (the same
+    # polyhedron, and minutes of General Fuse on a real STL).
     assert 0.99 < result["shapeIoU"] <= 1.0
+    cross = result["shape"]["crossCheck"]
+    assert cross["exactSkipped"] == (
+        "exact booleans not attempted: the candidate is a mesh (its triangles as faces)"
+    )
+    assert result["shape"]["method"] == "mesh" and cross["exactAttempts"] == []
 
 
 def test_a_mesh_no_brep_can_be_rebuilt_from_is_not_applicable_with_the_reason(fc, part, tmp_path):

@@ -114,13 +114,18 @@ def _exact_within(job, budget_s):
     return found, None
 
 
-def exact_work_refusal(faces_reference: int, faces_candidate: int) -> str | None:
+def exact_work_refusal(faces_reference: int, faces_candidate: int, meshed=None) -> str | None:
     """Why the exact booleans are not attempted on a pair of these face counts, or None.
 
     The route is chosen from the inputs, never from a clock (same inputs, same JSON on any
     machine): the face counts bound the General Fuse's work (standard.CROSS_CHECK
     exact_max_faces). A wall-clock safety net stays behind it (exact_safety_net_s) and is
-    reported when it fires."""
+    reported when it fires. meshed: the role ("candidate", "reference") delivered as
+    triangles, if any: the General Fuse on a mesh's triangles measures the same polyhedron
+    the mesh boolean does, and on 1,854 triangles (bearing_block's own STL) it ran into the
+    90 s safety net and was thrown away."""
+    if meshed:
+        return f"exact booleans not attempted: the {meshed} is a mesh (its triangles as faces)"
     limit = standard.CROSS_CHECK["exact_max_faces"]
     total = faces_reference + faces_candidate
     if total <= limit:
@@ -132,7 +137,7 @@ def exact_work_refusal(faces_reference: int, faces_candidate: int) -> str | None
 
 
 def shape_figures(
-    reference, candidate_aligned, meshes=None, keep_shapes: bool = True, volumes=None
+    reference, candidate_aligned, meshes=None, keep_shapes: bool = True, volumes=None, meshed=None
 ) -> dict:
     """Every shape figure of an aligned pair, with its cross-check and per-stage times.
 
@@ -142,6 +147,7 @@ def shape_figures(
     volumes: the exact volumes of the reference and of the candidate (either may be None)
     when loading measured them already: a rigid motion keeps a volume, and on B-spline
     thread flanks each exact volume costs about 0.3 s of CPU.
+    meshed: "candidate" or "reference" when that side was delivered as a mesh (STL, OBJ).
 
     The exact booleans start first, in a child process, and run while this process
     computes the two independent estimates (mesh boolean, point sampling) that judge them:
@@ -149,7 +155,7 @@ def shape_figures(
     not confirmed, gets what is left of the safety net.
     """
     start = time.perf_counter()
-    skipped = exact_work_refusal(len(reference.Faces), len(candidate_aligned.Faces))
+    skipped = exact_work_refusal(len(reference.Faces), len(candidate_aligned.Faces), meshed)
     # Modeled threads: meshed at Part's 0.1 rad (meshing.cross_check_meshes), exact skipped.
     threaded = threads.has_modeled_thread(reference) or threads.has_modeled_thread(
         candidate_aligned

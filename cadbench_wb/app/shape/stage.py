@@ -17,6 +17,7 @@ def shape_stage(context) -> None:
         context.alignment.aligned_meshes(),
         keep_shapes=bool(context.options.get("export_diff")),
         volumes=(context.reference.volume, context.candidate.volume),
+        meshed=_meshed_role(context),
     )
     figures = computed["figures"]
     context.timing.update({f"shape_{k}": v for k, v in computed["timing"].items()})
@@ -43,6 +44,14 @@ def shape_stage(context) -> None:
     export_dir = context.options.get("export_diff")
     if export_dir:
         context.result["diffFiles"] = export_diff(context, export_dir)
+
+
+def _meshed_role(context) -> str | None:
+    """Which side was delivered as triangles (STL, OBJ), the candidate first; None: neither."""
+    for role in ("candidate", "reference"):
+        if getattr(getattr(context, role), "from_mesh", False):
+            return role
+    return None
 
 
 def interpretation_lines(figures: dict) -> list[str]:
