@@ -70,11 +70,16 @@ def test_export_diff_without_trimesh_writes_step_and_says_why(models, tmp_path):
 
 
 def test_child_with_manifold3d_runs_the_mesh_boolean(models):
-    # The counterpart: the same pair with manifold3d present states no skipped mesh check.
-    status, out, err = run_cli("score", models["holed"], models["holed_moved"], "--json", "-")
+    # The counterpart: with manifold3d present no mesh check is skipped for want of it. A
+    # mesh candidate, so that the mesh boolean must run (the mesh route decides: no exact
+    # booleans on triangles; on a B-rep pair point sampling alone may confirm the exact
+    # figure, and then the mesh boolean is not needed).
+    status, out, err = run_cli("score", models["holed"], models["holed_stl"], "--json", "-")
     assert status == 0, err
-    cross = json.loads(out)["shape"]["crossCheck"]
+    shape = json.loads(out)["shape"]
+    cross = shape["crossCheck"]
     assert "meshSkipped" not in cross and cross["meshIoU"] is not None
+    assert shape["method"] == "mesh" and shape["iou"] == cross["meshIoU"]
 
 
 def test_campaigns_need_no_dask_unless_a_scheduler_is_named(tmp_path):
