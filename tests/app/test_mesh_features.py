@@ -32,6 +32,12 @@ def built(tmp_path_factory, fc):
     return found
 
 
+# FreeCAD 1.0 (OCCT 7.8) tessellates these differently, and the B-rep rebuilt from its
+# triangles fails BRepCheck even after Part's fix: not applicable with that reason, never a
+# FAIL (issue 11 item 5). Seen on FreeCAD 1.0.0 in the Debian 13 chroot; 0.20 rebuilds all.
+REFUSED_ON_1_0 = {("fillet_block", 0.1), ("flange_bolt_circle", 0.2), ("flange_bolt_circle", 0.1)}
+
+
 @pytest.mark.parametrize("angular", [0.2, 0.1])
 @pytest.mark.parametrize("case_id", CASES)
 def test_the_references_own_stl_reads_every_feature(built, case_id, angular, tmp_path):
@@ -52,6 +58,14 @@ def test_the_references_own_stl_reads_every_feature(built, case_id, angular, tmp
     mesh.write(stl)
     result = score_files(case.reference_path, stl, {"only": ["features"]}, case=case)
     features = result["features"]
+    if (case_id, angular) in REFUSED_ON_1_0 and int(result["freecadVersion"].split(".")[0]) >= 1:
+        assert features["mesh"] == {
+            "rebuilt": False,
+            "reason": "the rebuilt solid fails OpenCASCADE's BRepCheck",
+        }
+        entry = result["verdicts"]["semanticMatch"]
+        assert result["semanticMatch"] is None and entry["applicable"] is False
+        return
     assert features["mesh"]["rebuilt"] is True, features["mesh"]
     # The target is what recognition finds on the reference: every one matched exactly.
     assert result["semanticMatch"] == 1.0, (features["missing"], features["extra"])
