@@ -65,6 +65,13 @@ def stages_serial_when_saturated(env: dict, parallel: int) -> dict:
     return env
 
 
+def child_interpreter(code: str, **popen):
+    """A fresh interpreter (never a fork: time_budget.py says why) running CODE as a
+    scoring child does: python_for_children with child_environment; POPEN sets its pipes."""
+    command = [python_for_children(), "-c", code]
+    return subprocess.Popen(command, env=child_environment(), **popen)
+
+
 def child_environment() -> dict:
     """The environment of a scoring child: this package importable, one OpenMP thread, and
     UTF-8 streams (FreeCAD 1.0 starts children with LANG=C, an ASCII stdout)."""

@@ -73,15 +73,9 @@ class DrawingsAhead:
         self.submitted, self.answers, self.seconds = [], {}, {}
         self.closed = False
         read_end, write_end = os.pipe()
-        command = [
-            runner.python_for_children(),
-            "-c",
-            f"from cadbench_wb.app.drawing import ahead; ahead.serve({write_end})",
-        ]
         try:
-            self.process = subprocess.Popen(
-                command,
-                env=runner.child_environment(),
+            self.process = runner.child_interpreter(
+                f"from cadbench_wb.app.drawing import ahead; ahead.serve({write_end})",
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,

@@ -48,10 +48,10 @@ def shape_stage(context) -> None:
 
 def _meshed_role(context) -> str | None:
     """Which side was delivered as triangles (STL, OBJ), the candidate first; None: neither."""
-    for role in ("candidate", "reference"):
-        if getattr(getattr(context, role), "from_mesh", False):
-            return role
-    return None
+    return next(
+        (r for r in ("candidate", "reference") if getattr(getattr(context, r), "from_mesh", False)),
+        None,
+    )
 
 
 def interpretation_lines(figures: dict) -> list[str]:

@@ -35,14 +35,8 @@ class ExactWorker:
     """
 
     def __init__(self):
-        command = [
-            runner.python_for_children(),
-            "-c",
+        self.process = runner.child_interpreter(
             "from cadbench_wb.app.shape import time_budget; time_budget.serve()",
-        ]
-        self.process = subprocess.Popen(
-            command,
-            env=runner.child_environment(),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
