@@ -20,6 +20,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import weakref
 
 from cadbench_wb import memory_use, outcome, runner, standard
 from cadbench_wb.errors import FreeCADUnavailable, WorkerLost
@@ -84,6 +85,10 @@ class WorkerProcess:
     def __init__(self, memory_mb: int = standard.DEFAULT_MEMORY_MB, env: dict | None = None):
         self.memory_mb = memory_mb
         self.folder = tempfile.mkdtemp(prefix="cadbench-worker-")
+        # The folder goes with the worker even when close() is never called: a Dask task
+        # thread's worker lives in thread-local storage and is dropped when the Dask worker
+        # ends its threads; at interpreter exit at the latest.
+        self._remove_folder = weakref.finalize(self, shutil.rmtree, self.folder, True)
         self.stage_path = os.path.join(self.folder, "stage.txt")
         self.log_path = os.path.join(self.folder, "log.txt")
         self.ready = False
@@ -220,7 +225,7 @@ class WorkerProcess:
         except subprocess.TimeoutExpired:
             self.kill()
         self.process.stdout.close()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        self._remove_folder()
 
     def score(self, payload, timeout: float) -> tuple[dict, bool]:
         """One job, blocking (the Dask task's way in): (outcome, replace this worker?).

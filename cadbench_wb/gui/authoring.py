@@ -39,6 +39,7 @@ class AuthoringPanel(QtWidgets.QWidget):
         self._live_thread = None
         self._live_pending = False
         self._scratch = tempfile.mkdtemp(prefix="cadbench-authoring-")
+        session.remove_when_freecad_quits(self._scratch)
         self._filling = False
         self._live_timer = QtCore.QTimer(self)
         self._live_timer.setSingleShot(True)

@@ -46,7 +46,7 @@ class Session:
         self.original_placement = None  # the candidate's placement before alignment
         self.workdir = tempfile.mkdtemp(prefix="cadbench-gui-")
         self._runs = 0
-        _remove_when_freecad_quits(self.workdir)
+        remove_when_freecad_quits(self.workdir)
 
     # -- documents -------------------------------------------------------------------
     def document(self):
@@ -194,9 +194,10 @@ def model_files(folder: str) -> list[str]:
     ]
 
 
-def _remove_when_freecad_quits(folder: str) -> None:
-    """The session's scratch folder (diff pieces, scored BREPs, drawings) goes with FreeCAD:
-    on Qt's aboutToQuit in the GUI, and at interpreter exit as a fallback."""
+def remove_when_freecad_quits(folder: str) -> None:
+    """A scratch folder (the session's diff pieces, scored BREPs and drawings; the authoring
+    panel's live case) goes with FreeCAD: on Qt's aboutToQuit in the GUI, and at
+    interpreter exit as a fallback."""
     import atexit  # noqa: PLC0415
 
     def remove():

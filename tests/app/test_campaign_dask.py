@@ -2,6 +2,7 @@
 """The same campaign on a real dask.distributed LocalCluster gives the same results.json."""
 
 import json
+import os
 import time
 
 import pytest
@@ -13,11 +14,29 @@ from cadbench_wb.errors import UsageError
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster_temp(tmp_path_factory):
+    """The cluster's own temporary folder (TMPDIR of its worker processes), so that what its
+    scorings leave behind can be seen apart from every other process on the machine."""
+    return tmp_path_factory.mktemp("cluster-tmp")
+
+
+@pytest.fixture(scope="module")
+def cluster(cluster_temp):
     from distributed import LocalCluster
 
-    # Processes, not threads: the scheduler is reached over TCP like a remote one.
-    local = LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None)
+    before = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = str(cluster_temp)  # inherited by the worker processes it starts
+    try:
+        # Processes, not threads: the scheduler is reached over TCP like a remote one.
+        local = LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None,
+            local_directory=str(cluster_temp),
+        )  # fmt: skip
+    finally:
+        if before is None:
+            del os.environ["TMPDIR"]
+        else:
+            os.environ["TMPDIR"] = before
     yield local
     local.close()
 
@@ -44,3 +63,17 @@ def test_an_unreachable_scheduler_is_a_usage_error():
     with pytest.raises(UsageError, match="cannot reach the Dask scheduler"):
         distributed.client_of("tcp://127.0.0.1:9", timeout=1)
     assert time.monotonic() - started < 30
+
+
+def test_a_closed_cluster_leaves_no_scoring_folder_behind(cluster, cluster_temp):
+    """Last in this file: it closes the module's cluster. Each Dask task thread kept a
+    scoring process with its folder (pool.WorkerProcess); none may outlive the cluster."""
+    assert any(cluster_temp.iterdir()), "the cluster never used its temporary folder"
+    cluster.close()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        left = sorted(p.name for p in cluster_temp.iterdir() if p.name.startswith("cadbench-"))
+        if not left:
+            break
+        time.sleep(0.5)
+    assert left == []

@@ -22,7 +22,10 @@ def require_display_programs() -> None:
 def scenario_report(folder, scenario: str, env: dict) -> dict:
     """Run SCENARIO in a FreeCAD window with ENV added; its JSON report, checked clean."""
     report = folder / "report.json"
+    temp = folder / "tmp"  # the session's own TMPDIR: what it leaves there is its own
+    temp.mkdir(exist_ok=True)
     env = {
+        "TMPDIR": str(temp),
         "CADBENCH_GUI_SCENARIO": scenario,
         "CADBENCH_GUI_REPORT": str(report),
         "CADBENCH_GUI_SHOTS": str(folder),
@@ -36,6 +39,8 @@ def scenario_report(folder, scenario: str, env: dict) -> dict:
     data = json.loads(report.read_text())
     assert data["error"] is None, data["error"]
     assert process.returncode == 0, f"FreeCAD did not exit cleanly:\n{process.stdout[-2000:]}"
+    # Scratch folders (gui/session.py, the authoring panel) go with FreeCAD.
+    assert sorted(p.name for p in temp.iterdir() if p.name.startswith("cadbench-")) == []
     return data
 
 
