@@ -227,9 +227,7 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
         fallback = dict(exact_volumes, common=0.0)
         figures = crosscheck.figures_from(fallback)
     decision = crosscheck.bounded(figures, decision, params)
-    # On modeled threads each exact mass property costs about a second per solid (B-spline
-    # flanks): the diagnostics come from the fine meshes there, as the volumes do.
-    figures.update(_diagnostics(reference, candidate_aligned, figures, meshes if skipped else None))
+    figures.update(_diagnostics(figures, meshes, (reference, candidate_aligned)))
     if not decision["checked"]:
         for key in ("iou", "dice", "precision", "recall"):
             figures[key] = None
@@ -433,19 +431,19 @@ def _mesh_iou(meshes, shapes, diagonal):
     return {"a": va, "b": vb, "common": common, "union": va + vb - common}, None, meshes
 
 
-def _bbox(shape) -> np.ndarray:
-    box = shape.optimalBoundingBox() if hasattr(shape, "optimalBoundingBox") else shape.BoundBox
-    return np.array([box.XMin, box.YMin, box.ZMin, box.XMax, box.YMax, box.ZMax])
+def _diagnostics(figures, meshes, shapes) -> dict:
+    """Volume, size, position and area ratios of the aligned pair, read off the fine meshes
+    (volumes excepted: figures holds the exact ones where they were measured).
 
-
-def _diagnostics(reference, candidate, figures, meshes=None) -> dict:
-    if meshes is None:
-        box_a, box_b = _bbox(reference), _bbox(candidate)
-        centre_a = np.array(tuple(_centre(reference)))
-        centre_b = np.array(tuple(_centre(candidate)))
-        area_a, area_b = reference.Area, candidate.Area
-    else:
-        (box_a, centre_a, area_a), (box_b, centre_b, area_b) = map(_mesh_properties, meshes)
+    The meshes are within mesh_deflection_rel (5e-4) of the diagonal of the surfaces, far
+    inside what the diagnostics are read for (standard.INTERPRETATION: 2 % size, 1 %
+    centre offset); OpenCASCADE's exact centre of mass and optimal bounding box cost 0.9 s
+    of CPU on NIST FTC-08 (the box is made again on the aligned copy, which has no
+    triangulation), and on B-spline thread flanks about a second per solid."""
+    (box_a, centre_a, area_a), (box_b, centre_b, area_b) = (
+        _mesh_properties(mesh) if len(mesh[1]) else _shape_properties(shape)
+        for mesh, shape in zip(meshes, shapes, strict=True)
+    )
     size_a, size_b = box_a[3:] - box_a[:3], box_b[3:] - box_b[:3]
     lo, hi = np.maximum(box_a[:3], box_b[:3]), np.minimum(box_a[3:], box_b[3:])
     inter = float(np.prod(np.clip(hi - lo, 0, None)))
@@ -463,12 +461,19 @@ def _diagnostics(reference, candidate, figures, meshes=None) -> dict:
     }
 
 
+def _shape_properties(shape):
+    """Bounding box, centre of volume and area from OpenCASCADE (a shape with no mesh)."""
+    box = shape.BoundBox
+    corners = np.array([box.XMin, box.YMin, box.ZMin, box.XMax, box.YMax, box.ZMax])
+    return corners, _centre(shape), shape.Area
+
+
 def _centre(shape):
     total, moment = 0.0, np.zeros(3)
     for solid in shape.Solids:
         total += solid.Volume
         moment += solid.Volume * np.array(tuple(solid.CenterOfMass))
-    return moment / total
+    return moment / total if total else moment
 
 
 def _mesh_properties(mesh):
