@@ -53,3 +53,32 @@ def test_the_route_and_figures_of_a_pair_are_the_same_twice(fc, part):
     assert [a["outcome"] for a in first["crossCheck"]["exactAttempts"]] == ["confirmed"]
     assert runs[1]["figures"] == first
     assert "exact_budget" not in runs[0]["timing"]
+
+
+def test_a_fuzzy_retry_follows_a_plain_failure_only_on_a_pose_not_snapped():
+    # A snapped pose's shared faces coincide to rounding error: a fuzzy value has nothing to
+    # join there, and the retry would cost as much again as the plain attempt (decided from
+    # the pose, never from a clock).
+    assert shape_fidelity.fuzzy_retry_refusal(False) is None
+    refusal = shape_fidelity.fuzzy_retry_refusal(True)
+    assert refusal.startswith("not started") and "vertex-snapped" in refusal
+
+
+def test_a_moved_copy_is_snapped_and_confirmed_by_its_plain_attempt(fc, part):
+    # A 40 x 30 x 20 block with a 5-radius through hole, turned 23 degrees and shifted: its
+    # vertices land on the reference's (snapped), and the plain General Fuse is exact there:
+    # IoU 1 by the exact route, with one attempt.
+    from cadbench_wb.app.shape import alignment
+
+    block = part.makeBox(40, 30, 20).cut(part.makeCylinder(5, 20, fc.Vector(12, 15, 0)))
+    moved = block.copy()
+    moved.rotate(fc.Vector(0, 0, 0), fc.Vector(0.3, 1, 0.2), 23)
+    moved.translate(fc.Vector(5, 7, 9))
+    found = alignment.align(block, moved)
+    assert found.snapped
+    aligned = shape_fidelity.placed(moved, found.best.rotation, found.best.translation)
+    figures = shape_fidelity.shape_figures(
+        block, aligned, found.aligned_meshes(), False, snapped=found.snapped
+    )["figures"]
+    assert figures["method"] == "exact" and figures["iou"] == pytest.approx(1.0, abs=1e-9)
+    assert [a["outcome"] for a in figures["crossCheck"]["exactAttempts"]] == ["confirmed"]
