@@ -156,9 +156,12 @@ CROSS_CHECK = {
     # so that the same pair gives the same JSON (route and figure) on every machine and
     # under any load. Beyond exact_max_faces faces in both solids together they are not
     # attempted: the General Fuse's face/face intersections grow with the product of the
-    # face counts; the NIST test parts (6-637 faces, up to 1274 for a pair) take 4-10 s on
-    # this shared 2-core machine; a 20k-face part would take minutes (the mesh route decides).
-    "exact_max_faces": 2000,
+    # face counts. Measured on vertex-snapped moved copies (CPU seconds of the plain General
+    # Fuse): pairs of 240-540 faces (NIST CTC-01, FTC-06/07/08/09, the 250-hole plate)
+    # 2-7 s; FTC-07's AP242 edition (676) about 20 s, inconsistent; CTC-02's AP242 edition
+    # (1270) still running after 38.7 s, stopped by the safety net at 80 s of wall clock
+    # and thrown away. Beyond 1000 the mesh route decides at once.
+    "exact_max_faces": 1000,
     # A safety net, not a budget: a run of the exact booleans still going after this many
     # seconds (a child process, killed) is stopped and the mesh route decides; the result
     # says so (crossCheck.exactSafetyNet), because only then does the route depend on the

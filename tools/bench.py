@@ -105,7 +105,9 @@ def shape_bench(out_dir: str) -> dict:
             candidate, aligned_pose.best.rotation, aligned_pose.best.translation
         )
         meshes = aligned_pose.aligned_meshes()
-        computed = shape_fidelity.shape_figures(reference, aligned, meshes, keep_shapes=False)
+        computed = shape_fidelity.shape_figures(
+            reference, aligned, meshes, keep_shapes=False, snapped=aligned_pose.snapped
+        )
         full = time.perf_counter() - start
         cpu = _cpu_seconds() - cpu
         stages = {"alignment": align_time, **computed["timing"]}

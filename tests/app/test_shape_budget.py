@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The exact booleans run in a child process that is stopped at its budget."""
 
+import math
+
 import pytest
 
 from cadbench_wb import standard
@@ -53,3 +55,74 @@ def test_the_route_and_figures_of_a_pair_are_the_same_twice(fc, part):
     assert [a["outcome"] for a in first["crossCheck"]["exactAttempts"]] == ["confirmed"]
     assert runs[1]["figures"] == first
     assert "exact_budget" not in runs[0]["timing"]
+
+
+def test_a_fuzzy_retry_follows_a_plain_failure_only_on_a_pose_not_snapped():
+    # A snapped pose's shared faces coincide to rounding error: a fuzzy value has nothing to
+    # join there, and the retry would cost as much again as the plain attempt (decided from
+    # the pose, never from a clock).
+    assert shape_fidelity.fuzzy_retry_refusal(False) is None
+    refusal = shape_fidelity.fuzzy_retry_refusal(True)
+    assert refusal.startswith("not started") and "vertex-snapped" in refusal
+
+
+def test_a_moved_copy_is_snapped_and_confirmed_by_its_plain_attempt(fc, part):
+    # A 40 x 30 x 20 block with a 5-radius through hole, turned 23 degrees and shifted: its
+    # vertices land on the reference's (snapped), and the plain General Fuse is exact there:
+    # IoU 1 by the exact route, with one attempt.
+    from cadbench_wb.app.shape import alignment
+
+    block = part.makeBox(40, 30, 20).cut(part.makeCylinder(5, 20, fc.Vector(12, 15, 0)))
+    moved = block.copy()
+    moved.rotate(fc.Vector(0, 0, 0), fc.Vector(0.3, 1, 0.2), 23)
+    moved.translate(fc.Vector(5, 7, 9))
+    found = alignment.align(block, moved)
+    assert found.snapped
+    aligned = shape_fidelity.placed(moved, found.best.rotation, found.best.translation)
+    figures = shape_fidelity.shape_figures(
+        block, aligned, found.aligned_meshes(), False, snapped=found.snapped
+    )["figures"]
+    assert figures["method"] == "exact" and figures["iou"] == pytest.approx(1.0, abs=1e-9)
+    assert [a["outcome"] for a in figures["crossCheck"]["exactAttempts"]] == ["confirmed"]
+
+
+def _nearly_moved_ftc09(fc, part):
+    """NIST FTC-09 (public domain, tests/data/nist) and a copy turned 1e-5 rad about its
+    centre and shifted a micron: near-coincident faces everywhere, no vertex on its twin."""
+    import os
+
+    from conftest import ROOT
+
+    path = os.path.join(ROOT, "tests", "data", "nist", "nist_ftc_09_asme1_rd.stp")
+    reference = part.read(path).Solids[0]
+    nearly = reference.copy()
+    nearly.rotate(reference.BoundBox.Center, fc.Vector(0.3, 1, 0.2), math.degrees(1e-5))
+    nearly.translate(fc.Vector(0.001, 0, 0))
+    return reference, nearly
+
+
+@pytest.mark.slow
+def test_a_pose_not_snapped_gets_the_fuzzy_retry_and_it_holds(fc, part):
+    # Plain General Fuse on near-coincident faces: inconsistent (its pieces do not add up);
+    # at 1e-5 x the diagonal (3.4 microns) the faces are joined. By construction the IoU is
+    # above 1 - 1e-3: a 1e-5 rad turn about the centre moves no point of this 338 mm
+    # diagonal, 3 mm thick plate by more than 1.7 microns, plus the 1 micron shift (twice
+    # the mean normal displacement over the thickness: about 6e-4 at most).
+    reference, nearly = _nearly_moved_ftc09(fc, part)
+    figures = shape_fidelity.shape_figures(reference, nearly, keep_shapes=False)["figures"]
+    attempts = figures["crossCheck"]["exactAttempts"]
+    assert [a["fuzzy"] > 0 for a in attempts] == [False, True]
+    assert attempts[0]["outcome"] != "confirmed" and attempts[1]["outcome"] == "confirmed"
+    assert figures["method"] == "exact" and 1 - 1e-3 <= figures["iou"] <= 1.0
+
+
+def test_a_snapped_pose_gets_no_fuzzy_retry_and_says_so(fc, part):
+    # The same pair declared snapped: the plain attempt decides alone (it is inconsistent,
+    # so the mesh boolean and point sampling decide), and the retry is listed, not run.
+    reference, nearly = _nearly_moved_ftc09(fc, part)
+    figures = shape_fidelity.shape_figures(reference, nearly, keep_shapes=False, snapped=True)
+    figures = figures["figures"]
+    attempts = figures["crossCheck"]["exactAttempts"]
+    assert len(attempts) == 2 and "route" not in attempts[1]
+    assert attempts[1]["outcome"].startswith("not started")
+    assert figures["method"] == "mesh" and 1 - 1e-3 <= figures["iou"] <= 1.0

@@ -50,6 +50,12 @@ class Alignment:
     meshes: tuple | None = None  # fine (vertices, triangles) of reference and candidate
     refined: int = 0  # proposals refined by ICP
 
+    @property
+    def snapped(self) -> bool:
+        """Whether the pose puts the candidate's B-rep vertices exactly on the reference's
+        (_snapped): shared faces then coincide to rounding error."""
+        return "vertex snap" in self.best.origin
+
     def aligned_meshes(self) -> tuple | None:
         """The fine meshes of the reference and of the candidate in the best pose, for the
         cross-checks (moving the vertices costs nothing; tessellating again would)."""

@@ -91,18 +91,46 @@ def split_for_meshing(solid):
     import Part  # noqa: PLC0415
 
     params = standard.CROSS_CHECK
-    planar = [f for f in solid.Faces if isinstance(f.Surface, Part.Plane)]
+    faces = solid.Faces
+    planar = [i for i, f in enumerate(faces) if isinstance(f.Surface, Part.Plane)]
     if not planar:
         return None
-    face = max(planar, key=lambda f: len(f.Wires))
-    holes = len(face.Wires) - 1
+    index = max(planar, key=lambda i: len(faces[i].Wires))
+    holes = len(faces[index].Wires) - 1
     if holes < params["mesh_split_holes"]:
         return None
     cells = math.ceil(math.sqrt(holes / params["mesh_split_holes_per_patch"]))
+    # Cut in the face's own frame (its normal along z, its longest edge along x), then
+    # moved back: the cutting planes and their bounding boxes are then axis-aligned, and the
+    # General Fuse's interference pre-filter (boxes against boxes) passes only the faces
+    # near each cut; on a tilted copy every box spans the part.
+    to_face, back = _face_frame(faces[index])
+    local = solid.copy()
+    local.transformShape(to_face)
     try:
-        return _patched_shell(solid, face, cells)
+        shell = _patched_shell(local, local.Faces[index], cells)
     except Exception:  # OCC failures surface as several exception types: mesh it whole
         return None
+    if shell is not None:
+        shell.transformShape(back)
+    return shell
+
+
+def _face_frame(face):
+    """FreeCAD matrices taking the solid into the planar face's frame (x along its longest
+    edge, z along its normal, a vertex at the origin) and back: rigid motions."""
+    import FreeCAD  # noqa: PLC0415
+
+    normal = np.array(tuple(face.Surface.Axis))
+    first = _edge_direction(face, normal)
+    rotation = np.array([first, np.cross(normal, first), normal])
+    origin = np.array(tuple(face.Vertexes[0].Point))
+
+    def matrix(turn, shift):
+        rows = [[*turn[i], shift[i]] for i in range(3)]
+        return FreeCAD.Matrix(*(value for row in rows for value in row), 0, 0, 0, 1)
+
+    return matrix(rotation, -rotation @ origin), matrix(rotation.T, origin)
 
 
 def _patched_shell(solid, face, cells: int):
@@ -110,9 +138,7 @@ def _patched_shell(solid, face, cells: int):
     import Part  # noqa: PLC0415
 
     normal = np.array(tuple(face.Surface.Axis))
-    helper = np.eye(3)[int(np.argmin(np.abs(normal)))]
-    first = np.cross(normal, helper)
-    first /= np.linalg.norm(first)
+    first = _edge_direction(face, normal)
     second = np.cross(normal, first)
     corners = np.array([tuple(v.Point) for v in face.Vertexes])
     size = solid.BoundBox.DiagonalLength
@@ -134,6 +160,32 @@ def _patched_shell(solid, face, cells: int):
     if not shell.isClosed():
         return None
     return shell
+
+
+def _edge_direction(face, normal) -> np.ndarray:
+    """A unit direction in the face's plane that belongs to the part, not to its pose: along
+    the longest straight edge of the outer wire (the first of equals, as the wire runs).
+
+    Cuts parallel to a plate's own edges run between its rows of holes; cuts at an angle to
+    them (a direction taken from the world axes, on a tilted copy) cross a hole every few
+    millimetres, and each crossing is a curve the General Fuse computes: 1.4 s of CPU
+    against 0.4 s for the same plate with 250 holes (the cut alone). A copy in any pose is
+    then cut the same way. A face without straight edges takes a direction from the axes."""
+    best, direction = 0.0, None
+    for edge in face.OuterWire.Edges:
+        if type(edge.Curve).__name__ not in ("Line", "LineSegment"):
+            continue
+        start, end = (np.array(tuple(v.Point)) for v in (edge.Vertexes[0], edge.Vertexes[-1]))
+        length = float(np.linalg.norm(end - start))
+        if length > best * (1 + 1e-9):
+            best, direction = length, end - start
+    if direction is not None:
+        direction = direction - (direction @ normal) * normal
+        if np.linalg.norm(direction) > 0:
+            return direction / np.linalg.norm(direction)
+    helper = np.eye(3)[int(np.argmin(np.abs(normal)))]
+    first = np.cross(normal, helper)
+    return first / np.linalg.norm(first)
 
 
 # Cutting planes sit this fraction of a patch past the grid lines (an odd number, so that

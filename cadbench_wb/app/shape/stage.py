@@ -18,6 +18,7 @@ def shape_stage(context) -> None:
         keep_shapes=bool(context.options.get("export_diff")),
         volumes=(context.reference.volume, context.candidate.volume),
         meshed=_meshed_role(context),
+        snapped=context.alignment.snapped,
     )
     figures = computed["figures"]
     context.timing.update({f"shape_{k}": v for k, v in computed["timing"].items()})
