@@ -148,6 +148,24 @@ def _load(path: str) -> LoadedModel:
     )
 
 
+def scored_shape(path: str, role: str = "candidate"):
+    """The shape load_model(path, role) scores, read again where it was read and checked
+    before (the drawing child: the scoring process read this file, and scores it only if
+    it passed): the same reading, without the measurements that only decide whether the
+    file was delivered (BRepCheck and the exact volume: 0.7 s of CPU on a threaded M8
+    bolt, against 0.55 s for the reading itself). Only a STEP or BREP file of one solid
+    is read so; several solids (their union needs the volumes), an FCStd (its objects are
+    measured) and meshes go through load_model."""
+    fmt = formats.checked_format(path)
+    if fmt == "fcstd" or fmt in formats.MESH_FORMATS:
+        return load_model(path, role).shape
+    import_freecad()
+    solids = _read_shape(path).Solids
+    if len(solids) != 1:
+        return load_model(path, role).shape
+    return solids[0]
+
+
 def size_refusal(path: str, count: int, limit_name: str, what: str) -> str:
     """The too_large detail: the count, the limit and where it is set."""
     limit = standard.INPUT_SIZE[limit_name]

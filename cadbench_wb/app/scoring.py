@@ -16,6 +16,7 @@ from cadbench_wb import result as results
 from cadbench_wb.app import loading
 from cadbench_wb.app.shape import alignment as alignment_mod
 from cadbench_wb.app.shape import fidelity as shape_fidelity
+from cadbench_wb.app.threads import recognition as threads
 from cadbench_wb.errors import DeliveryFailure
 from cadbench_wb.metrics import registry
 
@@ -101,6 +102,8 @@ def _scored(reference, candidate, options, case, stage, result, ref, ahead, cloc
     else:
         align = alignment_mod.align(ref.shape, cand.shape)
     aligned = shape_fidelity.placed(cand.shape, align.best.rotation, align.best.translation)
+    # A rigid motion keeps a thread: the shape stage reads it off the candidate's answer.
+    threads.same_thread_as(aligned, cand.shape)
     timing["alignment"] = time.perf_counter() - t0
     context = Context(ref, cand, aligned, align, options, case, result, timing)
     for name, work in ahead.items():

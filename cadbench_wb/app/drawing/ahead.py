@@ -8,8 +8,8 @@ TechDraw meanwhile) draws the reference while the candidate is read and aligned 
 the candidate too, then places and draws it once aligned, while shapeIoU, semanticMatch and
 dimensionRecall are measured here. The drawing stage then only collects them.
 
-Same inputs, same drawing: the child reads each model with loading.load_model, as this
-process did, and places the candidate with the alignment's rotation and translation (exact
+Same inputs, same drawing: the child reads each model as this process did (loading.
+scored_shape: the reading of loading.load_model without its checks, made here already), and places the candidate with the alignment's rotation and translation (exact
 floats, pickled) by shape_fidelity.placed, as scoring did: the same shape, bit for bit. A
 BREP round trip of the placed shape is not: its location comes back a few 1e-16 off, enough
 to print R3.175 as R3.18 instead of R3.17. Then it runs the very functions the stage would
@@ -210,7 +210,9 @@ def _draw_job(job: str, stage, read: dict) -> bool:
     key = (order["role"], order["path"])
     shape = read.pop(key, None)
     if shape is None:
-        shape = loading.load_model(order["path"], order["role"]).shape
+        # The scoring process read and checked this file first: only the reading is done
+        # again here (loading.scored_shape), to the same shape.
+        shape = loading.scored_shape(order["path"], order["role"])
     if order.get("read_only"):
         read[key] = shape
         return False

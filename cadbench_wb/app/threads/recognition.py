@@ -122,7 +122,39 @@ def freecad_hole_sizes() -> dict:
 # --- modeled threads -----------------------------------------------------------------------
 
 
+# The answers of has_modeled_thread for the last shapes asked about, with the shapes
+# themselves (held, so that no other shape takes an id meanwhile): one scoring asks about
+# each of its shapes from alignment, the shape stage and the meshes (four times a pair).
+_ANSWERED: list = []
+_ANSWERS_KEPT = 4
+
+
 def has_modeled_thread(shape) -> bool:
+    """Whether the shape has a modeled thread (modeled_thread_found), answered once per
+    shape object: a rigidly moved copy registered by same_thread_as shares the answer."""
+    for known, answer in _ANSWERED:
+        if known is shape:
+            return answer
+    answer = modeled_thread_found(shape)
+    _remember(shape, answer)
+    return answer
+
+
+def same_thread_as(moved, original) -> None:
+    """moved is original moved rigidly (a placed copy): has_modeled_thread gives it the
+    original's answer, once the original has one, without reading it again."""
+    for known, answer in _ANSWERED:
+        if known is original:
+            _remember(moved, answer)
+            return
+
+
+def _remember(shape, answer: bool) -> None:
+    _ANSWERED.append((shape, answer))
+    del _ANSWERED[:-_ANSWERS_KEPT]
+
+
+def modeled_thread_found(shape) -> bool:
     """True when the shape has helical flanks that go all the way round an axis, whatever
     they end in (fade-out, square cut, chamfer): a cheap pass of modeled_threads' reading,
     run on every scoring. A 5 x 5 lattice per free-form face (nothing to do on parts of
@@ -205,11 +237,12 @@ def _thread_of(shape, screw, members, kind: str) -> Thread:
     # both (the grid runs past trimmed edges).
     radial, axial = _cylindrical(np.vstack([s.edge_points() for s in members]), origin, axis)
     radii = [float(radial.min()), float(radial.max())]
-    band = _band_faces(shape, flanks, origin, axis, radii, axial, lead)
+    outlines: dict = {}  # face index: points along its edges (the band test and the extent)
+    band = _band_faces(shape, flanks, origin, axis, radii, axial, lead, outlines)
     rmin, rmax = min(radii), max(radii)
     starts = _starts(points, origin, axis, lead, rmin, rmax)
     pitch = abs(lead) / starts
-    tmin, tmax = _extent(shape, band, origin, axis, axial)
+    tmin, tmax = _extent(shape, band, origin, axis, axial, outlines)
     thread = Thread(
         kind=kind,
         modeled=True,
@@ -229,13 +262,16 @@ def _thread_of(shape, screw, members, kind: str) -> Thread:
     return thread
 
 
-def _extent(shape, band, origin, axis, axial) -> tuple[float, float]:
+def _extent(shape, band, origin, axis, axial, outlines=None) -> tuple[float, float]:
     """Lowest and highest axial position of the thread form: its flanks and the run-outs,
-    fade-outs and end faces that close them."""
-    points = [tuple(p) for i in sorted(band) for e in shape.Faces[i].Edges for p in e.discretize(8)]
+    fade-outs and end faces that close them. outlines: {face index: its edge points} where
+    _band_faces took them already."""
+    outlines = {} if outlines is None else outlines
+    faces = shape.Faces if band else []
+    points = [_outline(faces[i], i, outlines) for i in sorted(band)]
     along = axial
     if points:
-        along = np.concatenate([axial, (np.array(points) - origin) @ axis])
+        along = np.concatenate([axial, (np.vstack(points) - origin) @ axis])
     return float(along.min()), float(along.max())
 
 
@@ -254,18 +290,27 @@ def _radial_unit(points, origin, axis):
     return radial / np.where(length > 0, length, 1.0)[:, None]
 
 
-def _band_faces(shape, flanks, origin, axis, radii, axial, lead) -> set:
+def _outline(face, index: int, outlines: dict) -> np.ndarray:
+    """Eight points along each edge of the face (number index), taken once per thread."""
+    if index not in outlines:
+        outlines[index] = np.array([tuple(p) for e in face.Edges for p in e.discretize(8)])
+    return outlines[index]
+
+
+def _band_faces(shape, flanks, origin, axis, radii, axial, lead, outlines=None) -> set:
     """Faces touching the flanks that lie inside the thread's band (between its minor and
-    major radius, within its length): crest and root strips, ends of the swept profile."""
-    flank_edges = {e.hashCode() for i in flanks for e in shape.Faces[i].Edges}
+    major radius, within its length): crest and root strips, ends of the swept profile.
+    outlines: {face index: its edge points}, filled for _extent."""
+    outlines = {} if outlines is None else outlines
+    faces = shape.Faces  # one list: shape.Faces builds a new one on every access
+    flank_edges = {e.hashCode() for i in flanks for e in faces[i].Edges}
     low, high = float(axial.min()) - 0.5 * abs(lead), float(axial.max()) + 0.5 * abs(lead)
     tolerance = 1e-3 + 1e-4 * max(radii)
     found = set()
-    for index, face in enumerate(shape.Faces):
+    for index, face in enumerate(faces):
         if index in flanks or not any(e.hashCode() in flank_edges for e in face.Edges):
             continue
-        points = np.array([tuple(p) for e in face.Edges for p in e.discretize(8)])
-        radial, along = _cylindrical(points, origin, axis)
+        radial, along = _cylindrical(_outline(face, index, outlines), origin, axis)
         if radial.min() < min(radii) - tolerance or radial.max() > max(radii) + tolerance:
             continue
         if along.min() >= low and along.max() <= high:
