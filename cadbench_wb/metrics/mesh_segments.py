@@ -104,8 +104,14 @@ def regions_of(vertices, triangles, tolerance: float, settings: dict) -> list[Re
     for start in np.argsort(-group_area, kind="stable"):
         if label[start] != -1 or len(neighbours[start]) < 2:
             continue
+        seeds = list(_seeds(start, label, neighbours, group_vertices, group_area))
+        if not seeds:
+            # No smooth neighbour of its size: a plane between fillets or chamfers (their
+            # facets are far smaller), not a facet of a curved face. Nothing was fitted,
+            # so it is no failed seed either.
+            continue
         grown = _grown_region(
-            start,
+            seeds,
             group_area,
             label,
             neighbours,
@@ -180,7 +186,7 @@ def _vertex_normals(vertices, triangles, normals, chosen: np.ndarray):
 
 
 def _grown_region(
-    start,
+    seeds,
     group_area,
     label,
     neighbours,
@@ -194,7 +200,7 @@ def _grown_region(
 ):
     """(groups, surface) of the curved region grown from one seed group, or None."""
     surface = None
-    for seed in _seeds(start, label, neighbours, group_vertices, group_area):
+    for seed in seeds:
         chosen = np.concatenate([members[g] for g in seed])
         used, vertex_normals = _vertex_normals(vertices, triangles, normals, chosen)
         fitted = surface_fitting.best_fit(vertices[used], vertex_normals, tolerance)

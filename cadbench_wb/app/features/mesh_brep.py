@@ -303,7 +303,13 @@ def _sewn_solid(faces, tolerance):
     if solid.Volume < 0:
         solid.reverse()
     if not solid.isValid():
+        # ShapeFix (faces oriented alike, tolerances raised to the fit's) on a copy: on
+        # the solid just made, whose faces are the very ones of the list, it reports
+        # success and leaves it unorientable (bearing_block's own STL, seen on 0.20).
+        solid = solid.copy()
         solid.fix(tolerance, tolerance, 10 * tolerance)
+        if solid.Volume < 0:
+            solid.reverse()
     if not solid.isValid():
         raise RebuildFailed("the rebuilt solid fails OpenCASCADE's BRepCheck")
     return solid
