@@ -61,6 +61,28 @@ def signed_distances(surface: Surface, points: np.ndarray) -> np.ndarray:
     return np.hypot(radial - surface.radius, along) - surface.minor
 
 
+def normals_at(surface: Surface, points: np.ndarray) -> np.ndarray:
+    """Unit normals of the surface at (the feet of) the points: the gradient of
+    signed_distances."""
+    if surface.kind == "plane":
+        return np.tile(surface.axis, (len(points), 1))
+    rel = points - surface.origin
+    if surface.kind == "sphere":
+        found = rel
+    else:
+        along = rel @ surface.axis
+        outward = rel - np.outer(along, surface.axis)
+        radial = np.linalg.norm(outward, axis=1)
+        outward = outward / np.maximum(radial, TINY)[:, None]
+        if surface.kind == "cylinder":
+            found = outward
+        elif surface.kind == "cone":
+            found = outward - math.tan(surface.semi_angle) * surface.axis
+        else:
+            found = outward * (radial - surface.radius)[:, None] + np.outer(along, surface.axis)
+    return found / np.maximum(np.linalg.norm(found, axis=1), TINY)[:, None]
+
+
 def plane_fit(points: np.ndarray) -> Surface:
     centre = points.mean(axis=0)
     _, _, vt = np.linalg.svd(points - centre, full_matrices=False)
