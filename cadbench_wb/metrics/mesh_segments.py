@@ -101,14 +101,21 @@ def regions_of(vertices, triangles, tolerance: float, settings: dict) -> list[Re
     label = np.full(group_count, -1)
     regions: list[Region] = []
     failed = 0
+    tried: set = set()
     for start in np.argsort(-group_area, kind="stable"):
         if label[start] != -1 or len(neighbours[start]) < 2:
             continue
-        seeds = list(_seeds(start, label, neighbours, group_vertices, group_area))
+        # A seed that fitted nothing fits nothing from another start either (the six planes
+        # of a polygon on NIST CTC-01 were tried from each of them): tried once, counted once.
+        seeds = [
+            seed
+            for seed in _seeds(start, label, neighbours, group_vertices, group_area)
+            if tuple(seed) not in tried
+        ]
         if not seeds:
-            # No smooth neighbour of its size: a plane between fillets or chamfers (their
-            # facets are far smaller), not a facet of a curved face. Nothing was fitted,
-            # so it is no failed seed either.
+            # No smooth neighbour of its size (a plane between fillets or chamfers, whose
+            # facets are far smaller, is no facet of a curved face), or only seeds tried
+            # already: nothing is fitted, so it is no failed seed either.
             continue
         grown = _grown_region(
             seeds,
@@ -124,6 +131,7 @@ def regions_of(vertices, triangles, tolerance: float, settings: dict) -> list[Re
             math.cos(math.radians(settings["seed_deg"] / 2)),
         )
         if grown is None:
+            tried.update(tuple(seed) for seed in seeds)
             failed += 1
             if failed > settings["max_failed_seeds"]:
                 raise SegmentationFailed(
