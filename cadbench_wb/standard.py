@@ -241,14 +241,18 @@ DIFF_SLIVER_REL = 1e-5
 # - flat_deg: triangles whose normals differ by less than this are one planar group (a
 #   thin float32 triangle's normal moves by a few thousandths of a degree).
 # - seed_deg: the widest angle between two facets of one curved face that region growing
-#   follows (exporters' default angular deflections are 0.5 rad = 29 deg at most).
+#   follows (exporters' default angular deflections are 0.5 rad = 29 deg at most). Half of
+#   it bounds a facet's normal against its surface's at the facet's centre (the normal lies
+#   between the surface's at its corners): a flat disc meshed on its rim alone has every
+#   vertex on a 45-degree chamfer's cone, and is kept out of it by its normal.
 # - volume_rel: the rebuilt solid's volume must agree with the mesh's to twice the mesh's
 #   area times its deflection (what the facets' chords can cut off, measured on the fit)
 #   plus this share of the volume (1e-6: float rounding, not a tuned bound).
 # - max_failed_seeds: region growing gives up after this many seeds fit nothing (each
 #   costs 0.1-0.35 s here; the bundled cases' own STLs that rebuild fail at most 10, on
-#   planes that meet fillets; NIST FTC-06's spent 73 s on 200), so a mesh of free-form
-#   surfaces is not applicable in seconds, not minutes.
+#   planes that meet fillets; NIST FTC-06's spent 73 s on 200, CTC-01's 10 s on 61), so a
+#   mesh of free-form surfaces is not applicable in seconds, not minutes. A seed is tried
+#   and counted once, whichever start reaches it.
 # - facets_min: this many planar regions in a row, each bent against the next by less than
 #   seed_deg, are the facets of a curved face no fit took (not applicable), not planes: a
 #   drawn part has at most a few such planes side by side (slope_block's slope and top:

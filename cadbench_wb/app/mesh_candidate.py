@@ -36,6 +36,18 @@ def reason(metric: str, why: str | None = None) -> str:
     )
 
 
+def not_applicable_on_mesh(context, metric: str, not_applicable, reference_stage) -> bool:
+    """Whether the candidate is a mesh; if so the metric is marked not applicable with the
+    mesh reason (not_applicable(result, reason)) and the case's ceiling measured on the
+    reference alone (reference_stage(reference, case, options, result)), as both B-rep-only
+    stages (dimensions, drawing) do."""
+    if not is_mesh(context):
+        return False
+    not_applicable(context.result, reason(metric))
+    reference_stage(context.reference, context.case, context.options, context.result)
+    return True
+
+
 def rebuilt(context) -> tuple:
     """(the analytic solid rebuilt from the candidate's triangles in the reference frame, or
     None; the detail for the JSON), computed once per scoring."""

@@ -101,11 +101,24 @@ def regions_of(vertices, triangles, tolerance: float, settings: dict) -> list[Re
     label = np.full(group_count, -1)
     regions: list[Region] = []
     failed = 0
+    tried: set = set()
     for start in np.argsort(-group_area, kind="stable"):
         if label[start] != -1 or len(neighbours[start]) < 2:
             continue
+        # A seed that fitted nothing fits nothing from another start either (the six planes
+        # of a polygon on NIST CTC-01 were tried from each of them): tried once, counted once.
+        seeds = [
+            seed
+            for seed in _seeds(start, label, neighbours, group_vertices, group_area)
+            if tuple(seed) not in tried
+        ]
+        if not seeds:
+            # No smooth neighbour of its size (a plane between fillets or chamfers, whose
+            # facets are far smaller, is no facet of a curved face), or only seeds tried
+            # already: nothing is fitted, so it is no failed seed either.
+            continue
         grown = _grown_region(
-            start,
+            seeds,
             group_area,
             label,
             neighbours,
@@ -115,8 +128,10 @@ def regions_of(vertices, triangles, tolerance: float, settings: dict) -> list[Re
             triangles,
             normals,
             tolerance,
+            math.cos(math.radians(settings["seed_deg"] / 2)),
         )
         if grown is None:
+            tried.update(tuple(seed) for seed in seeds)
             failed += 1
             if failed > settings["max_failed_seeds"]:
                 raise SegmentationFailed(
@@ -180,7 +195,7 @@ def _vertex_normals(vertices, triangles, normals, chosen: np.ndarray):
 
 
 def _grown_region(
-    start,
+    seeds,
     group_area,
     label,
     neighbours,
@@ -190,15 +205,38 @@ def _grown_region(
     triangles,
     normals,
     tolerance,
+    facet_cos,
     settings_far=1e3,
 ):
-    """(groups, surface) of the curved region grown from one seed group, or None."""
+    """(groups, surface) of the curved region grown from one seed group, or None.
+
+    facet_cos: a group joins only if its facets' normals are within this cosine of the
+    surface's at their centres. A facet's normal lies between its surface's normals at
+    its corners, within half the bend to the next facet (at most seed_deg / 2): a flat
+    end disc meshed without an inner vertex has every vertex on the rim where it meets a
+    45-degree chamfer, so it passes on its vertices alone (turned_shaft's ends)."""
+
+    def facets_along(facets, surface) -> bool:
+        centres = vertices[triangles[facets]].mean(axis=1)
+        along = np.abs(
+            np.einsum("ij,ij->i", surface_fitting.normals_at(surface, centres), normals[facets])
+        )
+        return bool(along.min() >= facet_cos)
+
+    def lies_on(group, surface):
+        distance = surface.distances(vertices[group_vertices[group]]).max()
+        if distance > tolerance:
+            return distance
+        return distance if facets_along(members[group], surface) else math.inf
+
     surface = None
-    for seed in _seeds(start, label, neighbours, group_vertices, group_area):
+    for seed in seeds:
         chosen = np.concatenate([members[g] for g in seed])
         used, vertex_normals = _vertex_normals(vertices, triangles, normals, chosen)
         fitted = surface_fitting.best_fit(vertices[used], vertex_normals, tolerance)
-        if fitted is not None and fitted.kind != "plane":
+        # Vertices on two rims fit a torus as well as the band's cylinder: the facets'
+        # normals tell them apart (a groove floor's seed read as a torus 28 deg askew).
+        if fitted is not None and fitted.kind != "plane" and facets_along(chosen, fitted):
             surface, taken = fitted, set(seed)
             break
     if surface is None:
@@ -213,7 +251,7 @@ def _grown_region(
             for other in sorted(neighbours[group]):
                 if other in taken or label[other] != -1:
                     continue
-                distance = surface.distances(vertices[group_vertices[other]]).max()
+                distance = lies_on(other, surface)
                 if distance <= tolerance:
                     taken.add(other)
                     waiting.discard(other)
@@ -226,11 +264,7 @@ def _grown_region(
         if refit is None:
             break
         surface = refit
-        queue = [
-            g
-            for g in sorted(waiting)
-            if surface.distances(vertices[group_vertices[g]]).max() <= tolerance
-        ]
+        queue = [g for g in sorted(waiting) if lies_on(g, surface) <= tolerance]
         if not queue:
             break
         taken.update(queue)
@@ -243,8 +277,10 @@ def _grown_region(
     chosen = np.concatenate([members[g] for g in sorted(taken)])
     used, vertex_normals = _vertex_normals(vertices, triangles, normals, chosen)
     simplest = surface_fitting.best_fit(vertices[used], vertex_normals, tolerance)
-    if simplest is not None and simplest.kind != "plane":
+    if simplest is not None and simplest.kind != "plane" and facets_along(chosen, simplest):
         final = simplest
+    if not facets_along(chosen, final):
+        return None
     return sorted(taken), final
 
 
@@ -256,16 +292,18 @@ def _seeds(start, label, neighbours, group_vertices, group_area, wanted=(16, 40)
     fillet runs into) is left out of the seed, though the region may grow into it."""
     low, high = group_area[start] / 4, group_area[start] * 4
     seed, frontier = {start}, [start]
-    count = len(group_vertices[start])
+    # Distinct vertices: neighbouring groups share theirs (single-triangle groups on a
+    # doubly curved or thin face counted 3 each, so a "40-vertex" seed held 16).
+    used = set(group_vertices[start].tolist())
     for target in wanted:
-        while count < target and frontier:
+        while len(used) < target and frontier:
             nxt = []
             for g in frontier:
                 for h in neighbours[g]:
                     if h not in seed and label[h] == -1 and low <= group_area[h] <= high:
                         seed.add(h)
                         nxt.append(h)
-                        count += len(group_vertices[h])
+                        used.update(group_vertices[h].tolist())
             frontier = nxt
         if len(seed) > 1:
             yield sorted(seed)
@@ -277,6 +315,22 @@ def _refit(surface, taken, group_vertices, vertices, tolerance):
     points = vertices[np.unique(np.concatenate([group_vertices[g] for g in taken]))]
     fitted = surface_fitting.refined(surface, points)
     return fitted if fitted.residual <= tolerance else None
+
+
+def connected_regions(regions: list[Region], triangles: np.ndarray) -> list[Region]:
+    """The regions cut into their edge-connected pieces, each on its region's surface: a
+    face is one piece (a half of a groove's floor split at the azimuth came in two patches,
+    whose second loop would otherwise be cut out of the first as a hole)."""
+    labels = triangle_labels(regions, len(triangles))
+    owners, _ = edge_pairs(triangles)
+    joined = owners[labels[owners[:, 0]] == labels[owners[:, 1]]]
+    pieces = _components(len(triangles), joined)
+    found = []
+    for region in regions:
+        own = pieces[region.triangles]
+        for piece in np.unique(own):
+            found.append(Region(region.triangles[own == piece], region.surface))
+    return found
 
 
 def triangle_labels(regions: list[Region], count: int) -> np.ndarray:

@@ -61,6 +61,28 @@ def signed_distances(surface: Surface, points: np.ndarray) -> np.ndarray:
     return np.hypot(radial - surface.radius, along) - surface.minor
 
 
+def normals_at(surface: Surface, points: np.ndarray) -> np.ndarray:
+    """Unit normals of the surface at (the feet of) the points: the gradient of
+    signed_distances."""
+    if surface.kind == "plane":
+        return np.tile(surface.axis, (len(points), 1))
+    rel = points - surface.origin
+    if surface.kind == "sphere":
+        found = rel
+    else:
+        along = rel @ surface.axis
+        outward = rel - np.outer(along, surface.axis)
+        radial = np.linalg.norm(outward, axis=1)
+        outward = outward / np.maximum(radial, TINY)[:, None]
+        if surface.kind == "cylinder":
+            found = outward
+        elif surface.kind == "cone":
+            found = outward - math.tan(surface.semi_angle) * surface.axis
+        else:
+            found = outward * (radial - surface.radius)[:, None] + np.outer(along, surface.axis)
+    return found / np.maximum(np.linalg.norm(found, axis=1), TINY)[:, None]
+
+
 def plane_fit(points: np.ndarray) -> Surface:
     centre = points.mean(axis=0)
     _, _, vt = np.linalg.svd(points - centre, full_matrices=False)
@@ -94,28 +116,63 @@ def _refined_axis(points, normals, direction):
 
     # The frame depends on the direction: keep it fixed by expressing the origin in the
     # starting frame's coordinates.
-    def residuals_fixed(x):
-        axis = _unit(
-            np.array(
-                [math.sin(x[0]) * math.cos(x[1]), math.sin(x[0]) * math.sin(x[1]), math.cos(x[0])]
-            )
-        )
-        origin = x[2] * first + x[3] * second
-        cross = np.cross(normals, axis)
-        lengths = np.linalg.norm(cross, axis=1)
+    def residuals(x):  # x: (k, 4) parameter sets -> (k, points) residuals
+        axis = _axes_of(x[:, 0], x[:, 1])
+        origin = x[:, 2:3] * first + x[:, 3:4] * second
+        cross = _cross(normals[None], axis[:, None])
+        lengths = np.sqrt((cross**2).sum(axis=2))
         weight = np.clip(lengths, 0.0, 1.0)
-        return weight * ((points - origin) * cross).sum(axis=1) / np.maximum(lengths, TINY)
+        offsets = ((points[None] - origin[:, None]) * cross).sum(axis=2)
+        return weight * offsets / np.maximum(lengths, TINY)
 
     try:
-        solved = optimize.least_squares(residuals_fixed, start, method="lm")
+        x, misfit = _least_squares(residuals, start)
     except (ValueError, np.linalg.LinAlgError):
         return None
-    x = solved.x
-    axis = _unit(
-        np.array([math.sin(x[0]) * math.cos(x[1]), math.sin(x[0]) * math.sin(x[1]), math.cos(x[0])])
-    )
     origin = x[2] * first + x[3] * second
-    return origin, axis, float(np.abs(solved.fun).max())
+    return origin, _axes_of(x[:1], x[1:2])[0], float(np.abs(misfit).max())
+
+
+def _axes_of(theta: np.ndarray, phi: np.ndarray) -> np.ndarray:
+    """Unit axes (k, 3) of polar angles theta (from +z) and azimuths phi."""
+    sine = np.sin(theta)
+    return np.column_stack([sine * np.cos(phi), sine * np.sin(phi), np.cos(theta)])
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a x b over the last axis, broadcast (np.cross costs more than the product here)."""
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
+def _least_squares(residuals, start: np.ndarray, calls: int | None = None):
+    """(parameters, residuals) of scipy's Levenberg-Marquardt (MINPACK) on residuals, a
+    function of parameter sets (k, n) -> (k, m): the forward-difference Jacobian is one
+    vectorised call of n sets instead of n calls (the fits' time went to Python overhead
+    per call, the point sets being small). calls bounds the residual sets evaluated, as
+    MINPACK's lmdif counts them (scipy's default: 100 n (n + 1))."""
+    last: dict = {}
+
+    def value(x):
+        found = residuals(x[None])[0]
+        last["x"], last["f"] = x.copy(), found
+        return found
+
+    def jacobian(x):
+        base = last["f"] if "x" in last and np.array_equal(last["x"], x) else value(x)
+        # MINPACK's own forward step (lmdif): sqrt(machine epsilon) of the parameter.
+        step = np.sqrt(np.finfo(float).eps) * np.abs(x)
+        step[step == 0] = np.sqrt(np.finfo(float).eps)
+        shifted = x[None] + np.diag(step)
+        return ((residuals(shifted) - base[None]) / step[:, None]).T
+
+    count = len(start)
+    calls = calls or 100 * count * (count + 1)
+    solved = optimize.least_squares(
+        value, start, jac=jacobian, method="lm", max_nfev=max(calls // (count + 1), 1)
+    )
+    return solved.x, solved.fun
 
 
 def _meridian(points, origin, axis):
@@ -194,17 +251,35 @@ def _surface_of(kind: str, x: np.ndarray, axis_hint: np.ndarray) -> Surface:
     return surface
 
 
+def _batch_distances(kind: str, x: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """signed_distances of the surfaces of parameter sets x (k, n), as _parameters spells
+    them, to the points: (k, points)."""
+    rel = points[None] - x[:, None, :3]
+    if kind == "sphere":
+        return np.sqrt((rel**2).sum(axis=2)) - x[:, 3:4]
+    axis = _axes_of(x[:, 3], x[:, 4])[:, None]
+    along = (rel * axis).sum(axis=2)
+    radial = np.sqrt(np.maximum((rel**2).sum(axis=2) - along**2, 0.0))
+    radius = x[:, 5:6]
+    if kind == "cylinder":
+        return radial - radius
+    if kind == "cone":
+        semi = x[:, 6:7]
+        return (radial - radius - np.tan(semi) * along) * np.cos(semi)
+    return np.hypot(radial - radius, along) - x[:, 6:7]
+
+
 def refined(surface: Surface, points: np.ndarray) -> Surface:
     """The surface moved to minimise the points' squared distances to it."""
     if surface.kind == "plane":
         return plane_fit(points)
 
-    def residuals(x):
-        return signed_distances(_surface_of(surface.kind, x, surface.axis), points)
+    def residuals(x):  # x: (k, n) parameter sets -> (k, points) signed distances
+        return _batch_distances(surface.kind, x, points)
 
     try:
-        solved = optimize.least_squares(residuals, _parameters(surface), method="lm", max_nfev=400)
-        result = _surface_of(surface.kind, solved.x, surface.axis)
+        x, _ = _least_squares(residuals, _parameters(surface), calls=400)
+        result = _surface_of(surface.kind, x, surface.axis)
     except (ValueError, np.linalg.LinAlgError):
         result = surface
     result = canonical(result)

@@ -36,9 +36,7 @@ def dimension_stage(context) -> None:
         reason = "no case: no target dimensions" if case is None else "the case lists no dimensions"
         _not_applicable(result, reason)
         return
-    if mesh_candidate.is_mesh(context):
-        _not_applicable(result, mesh_candidate.reason(METRIC))
-        reference_stage(context.reference, case, context.options, result)
+    if mesh_candidate.not_applicable_on_mesh(context, METRIC, _not_applicable, reference_stage):
         return
     started = time.perf_counter()
     reference = spectrum_of(context.reference.shape, mode)

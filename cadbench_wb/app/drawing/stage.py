@@ -39,9 +39,7 @@ def drawing_stage(context) -> None:
     if case is None or not case.dimensions:
         _not_applicable(result, _no_targets(case))
         return
-    if mesh_candidate.is_mesh(context):
-        _not_applicable(result, mesh_candidate.reason(METRIC))
-        reference_stage(context.reference, case, context.options, result)
+    if mesh_candidate.not_applicable_on_mesh(context, METRIC, _not_applicable, reference_stage):
         return
     with _drawing_folder(context.options) as (folder, keep):
         _score(context, case, folder, keep)

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Rebuilding an analytic B-rep from a mesh candidate's triangles (app/mesh_candidate.py,
+app/features/mesh_brep.py), against reading the same STL in the same run.
+
+Each row is a part's own STL (MeshPart, linear deflection 0.1 % of the diagonal, the
+angular deflection given): the bundled cases' references and real NIST parts. The baseline
+is the scorer's own load of the STL (loading.load_model: read, check closed, make the
+polyhedral solid), so `x load` is how many loads the rebuild costs; also the rebuild's
+milliseconds per triangle and its outcome (rebuilt, or the not-applicable reason). CPU
+seconds of this process, the best of REPEATS: the machine is shared.
+"""
+
+import json
+import os
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+NIST = os.path.join(ROOT, "tests", "data", "nist")
+CASES = (("bearing_block", 0.2), ("bearing_block", 0.1), ("flange_bolt_circle", 0.2))
+CASES += (("fillet_block", 0.2), ("turned_shaft", 0.2))
+NIST_PARTS = (("nist_ctc_01_asme1_rd.stp", 0.2), ("nist_ftc_06_asme1_rd.stp", 0.2))
+REPEATS = int(os.environ.get("CADBENCH_BENCH_REPEATS", "2"))
+
+
+def _best_cpu(function, repeats=REPEATS):
+    best, value = float("inf"), None
+    for _ in range(repeats):
+        started = time.process_time()
+        value = function()
+        best = min(best, time.process_time() - started)
+    return best, value
+
+
+def _generated(folder, names):
+    """A case's generated files (cases/.gitignore), left out of the copy to be built."""
+    return {"reference.step", "candidates", "__pycache__"} & set(names)
+
+
+def _references(folder: str) -> list:
+    """(name, reference path) of the bundled cases built afresh and the NIST parts."""
+    import shutil
+
+    from cadbench_wb import cases
+    from cadbench_wb.app.cases import build as case_build
+
+    found = []
+    for case_id, angular in CASES:
+        target = os.path.join(folder, case_id)
+        if not os.path.isdir(target):
+            shutil.copytree(os.path.join(ROOT, "cases", case_id), target, ignore=_generated)
+            case_build.build_missing(cases.load_case(target))
+        found.append((case_id, os.path.join(target, "reference.step"), angular))
+    found += [(name, os.path.join(NIST, name), angular) for name, angular in NIST_PARTS]
+    return found
+
+
+def _rebuild(loaded):
+    from cadbench_wb.app.features import mesh_brep
+
+    vertices, triangles = loaded.mesh
+    try:
+        solid, summary = mesh_brep.rebuilt_solid(vertices, triangles, loaded.shape.Volume)
+        return f"rebuilt: {summary['faces']} faces"
+    except mesh_brep.RebuildFailed as failure:
+        return f"not applicable: {failure}"
+
+
+def run(out_dir: str) -> dict:
+    from cadbench_wb.freecad_env import import_freecad
+
+    import_freecad()
+    import MeshPart
+    import Part
+
+    from cadbench_wb.app import loading
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="cadbench-bench-mesh-") as folder:
+        for name, path, angular in _references(folder):
+            shape = Part.read(path).Solids[0]
+            mesh = MeshPart.meshFromShape(
+                Shape=shape,
+                LinearDeflection=0.001 * shape.BoundBox.DiagonalLength,
+                AngularDeflection=angular,
+                Relative=False,
+            )
+            stl = os.path.join(folder, f"{name}-{angular}.stl")
+            mesh.write(stl)
+            load_s, loaded = _best_cpu(lambda s=stl: loading.load_model(s, "candidate"))
+            rebuild_s, outcome = _best_cpu(lambda m=loaded: _rebuild(m))
+            rows.append(
+                {
+                    "part": name,
+                    "angular": angular,
+                    "triangles": mesh.CountFacets,
+                    "load_s": load_s,
+                    "rebuild_s": rebuild_s,
+                    "x_load": rebuild_s / load_s,
+                    "ms_per_triangle": 1000 * rebuild_s / mesh.CountFacets,
+                    "outcome": outcome,
+                }
+            )
+    print("mesh rebuild: CPU s against the STL's own load (same run)")
+    print(f"{'part':<26} {'ang':>4} {'tri':>6} {'load s':>7} {'rebuild s':>9} {'x load':>7} ms/tri")
+    for row in rows:
+        print(
+            f"{row['part'][:26]:<26} {row['angular']:>4} {row['triangles']:>6} "
+            f"{row['load_s']:>7.3f} {row['rebuild_s']:>9.2f} {row['x_load']:>7.1f} "
+            f"{row['ms_per_triangle']:>6.3f}  {row['outcome'][:70]}"
+        )
+    figures = {"rows": rows}
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "bench_mesh_candidate.json"), "w") as handle:
+        json.dump(figures, handle, indent=2)
+    return figures
+
+
+if __name__ == "__main__":
+    run(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "out", "bench"))
