@@ -134,17 +134,43 @@ def dominant_directions(shape, limit: int = 6) -> list[np.ndarray]:
             axis = np.array(tuple(surface.Axis))
             weights.append((axis, face.Area))
             weights.append((-axis, face.Area))
+    merged = _merged_directions(weights, 0.9999)
+    merged.sort(key=lambda e: (-round(e[1], 6), tuple(np.round(e[0], 6))))
+    return [e[0] for e in merged[:limit]]
+
+
+# The 27 grid cells around a cell (itself included), for _merged_directions.
+_NEIGHBOUR_CELLS = [(i, j, k) for i in (-1, 0, 1) for j in (-1, 0, 1) for k in (-1, 0, 1)]
+
+
+def _merged_directions(weights, cos_min: float) -> list[list]:
+    """[direction, summed area] in first-seen order: each direction joins the first earlier
+    entry within cos_min of it, or starts one.
+
+    Only entries in the 27 grid cells around a direction can be that close (cells as wide
+    as the chord of that angle), so each direction is compared with a few entries instead
+    of all: an STL candidate's thousands of triangles, each its own direction, took 30 s
+    of CPU (26818 triangles: 90 s) when every entry was compared. The entries found are
+    the same ones, in the same order, as comparing with all of them."""
+    cell = math.sqrt(2.0 - 2.0 * cos_min)
+    grid: dict[tuple, list[int]] = {}
     merged: list[list] = []
     for direction, area in weights:
         direction = direction / np.linalg.norm(direction)
-        for entry in merged:
-            if np.dot(entry[0], direction) > 0.9999:
-                entry[1] += area
+        key = tuple(int(v) for v in np.floor(direction / cell))
+        near = sorted(
+            index
+            for offset in _NEIGHBOUR_CELLS
+            for index in grid.get((key[0] + offset[0], key[1] + offset[1], key[2] + offset[2]), ())
+        )
+        for index in near:
+            if np.dot(merged[index][0], direction) > cos_min:
+                merged[index][1] += area
                 break
         else:
+            grid.setdefault(key, []).append(len(merged))
             merged.append([direction, area])
-    merged.sort(key=lambda e: (-round(e[1], 6), tuple(np.round(e[0], 6))))
-    return [e[0] for e in merged[:limit]]
+    return merged
 
 
 class _Proxy:
