@@ -93,7 +93,7 @@ def _scored(reference, candidate, options, case, stage, result, ref, ahead, cloc
     timing["load_candidate"] = time.perf_counter() - t0
     result["candidate"].update(cand.summary())
     for work in ahead.values():
-        work.delivered(candidate)
+        work.delivered(candidate, cand)
     stage("alignment")
     t0 = time.perf_counter()
     if options.get("no_align"):

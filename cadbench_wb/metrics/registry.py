@@ -29,8 +29,9 @@ class Metric:
     stage: str  # "module:function" taking the scoring context
     reference_stage: str | None = None  # "module:function"(reference, case, options, result)
     # "module:function"(reference, case, options, result) called once the reference is read:
-    # work started ahead in a child, or None: an object told delivered(candidate path) once
-    # the candidate is read, aligned(candidate path, alignment.Pose) once it is aligned, and
+    # work started ahead in a child, or None: an object told delivered(candidate path, the
+    # loaded model) once the candidate is read, aligned(candidate path, alignment.Pose) once
+    # it is aligned, and
     # close() -> {timing key: seconds} after the last stage.
     ahead: str | None = None
     sections: tuple = ()  # (case.yaml key, "module:function" validating and parsing it)

@@ -89,3 +89,34 @@ def test_a_drawing_child_that_dies_is_drawn_in_process_with_the_same_result(
     assert {"drawing_candidate", "drawing_reference"} <= set(timing)
     assert not any(key.endswith("_ahead") for key in timing)
     assert result == serial[0]
+
+
+def test_a_mesh_candidate_is_not_drawn_and_the_reference_is_drawn_once(
+    moved_case, serial, part, tmp_path, monkeypatch
+):
+    """drawingMatch does not apply to a mesh: the child draws the reference only (its
+    ceiling is the B-rep scoring's), and nothing is drawn in this process."""
+    import Mesh
+
+    from cadbench_wb.app import scoring
+    from cadbench_wb.app.drawing import ahead, stage
+
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one core: the drawings are made in process")
+    case, candidate = moved_case
+    stl = str(tmp_path / "moved.stl")
+    Mesh.Mesh(part.read(candidate).tessellate(0.01)).write(stl)
+    drawn_here = []
+    original = stage._drawn
+    monkeypatch.setattr(
+        stage, "_drawn", lambda *a, **k: drawn_here.append(a[3]) or original(*a, **k)
+    )
+    monkeypatch.setenv(ahead.SERIAL_VARIABLE, "0")
+    options = {"drawing_cache": str(tmp_path / "cache")}
+    result = scoring.score_files(case.reference_path, stl, options, case=case)
+    assert result["drawingMatch"] is None
+    assert result["verdicts"]["drawingMatch"]["applicable"] is False
+    assert result["drawingSelfTest"] == serial[0]["drawingSelfTest"] == 1.0
+    assert "drawing_reference_ahead" in result["timing"]
+    assert "drawing_candidate_ahead" not in result["timing"]
+    assert drawn_here == []

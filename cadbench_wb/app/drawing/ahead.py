@@ -72,6 +72,7 @@ class DrawingsAhead:
         self.scratch = tempfile.mkdtemp(prefix="cadbench-ahead-")
         self.submitted, self.answers, self.seconds = [], {}, {}
         self.closed = False
+        self.mesh_candidate = False
         read_end, write_end = os.pipe()
         try:
             self.process = runner.child_interpreter(
@@ -85,15 +86,21 @@ class DrawingsAhead:
             os.close(write_end)
         self.replies = os.fdopen(read_end, "rb")
 
-    def delivered(self, path: str) -> None:
-        """The candidate was read here: the child reads it too (after drawing the
-        reference), so that it only places and draws it once aligned."""
-        self._send("candidate-read", {"role": "candidate", "path": path, "read_only": True})
+    def delivered(self, path: str, model=None) -> None:
+        """The candidate was read here (model: as loading read it): the child reads it too
+        (after drawing the reference), so that it only places and draws it once aligned.
+        A mesh candidate is not handed over: drawingMatch does not apply to one
+        (mesh_candidate.not_applicable_on_mesh), and reading and projecting its thousands
+        of triangle faces cost the child 33 s of CPU on a 26786-triangle STL."""
+        self.mesh_candidate = bool(getattr(model, "from_mesh", False))
+        if not self.mesh_candidate:
+            self._send("candidate-read", {"role": "candidate", "path": path, "read_only": True})
 
     def aligned(self, path: str, pose) -> None:
         """Hand the candidate over with its alignment (an alignment.Pose): drawn after the
         reference, placed as scoring placed it."""
-        self.submit("candidate", path, (pose.rotation, pose.translation))
+        if not self.mesh_candidate:
+            self.submit("candidate", path, (pose.rotation, pose.translation))
 
     def submit(self, role: str, path: str, placement=None, cache_dir: str | None = None) -> None:
         """Hand a model over; the child draws in submission order."""

@@ -39,10 +39,26 @@ def drawing_stage(context) -> None:
     if case is None or not case.dimensions:
         _not_applicable(result, _no_targets(case))
         return
+    if mesh_candidate.is_mesh(context):
+        _reference_drawn_ahead(context)
     if mesh_candidate.not_applicable_on_mesh(context, METRIC, _not_applicable, reference_stage):
         return
     with _drawing_folder(context.options) as (folder, keep):
         _score(context, case, folder, keep)
+
+
+def _reference_drawn_ahead(context) -> None:
+    """Wait for the child's drawing of the reference, if it was handed one: the child puts
+    it in the cache, where reference_stage reads the case's ceiling, so that a mesh
+    candidate (no drawing of its own) does not have the reference drawn here again."""
+    ahead = context.cache.get(AHEAD)
+    if ahead is None:
+        return
+    started = time.perf_counter()
+    with _drawing_folder(context.options) as (folder, _):
+        ahead.drawn("reference", folder)
+    context.timing["drawing_wait"] = time.perf_counter() - started
+    context.timing.update({f"drawing_{role}_ahead": s for role, s in ahead.seconds.items()})
 
 
 def reference_stage(reference, case, options: dict, result: dict) -> None:
