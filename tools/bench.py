@@ -250,6 +250,16 @@ def multi_solid_rows(fc, part) -> list[dict]:
     return rows
 
 
+def out_folder(doc: str, default: str) -> str:
+    """The output folder of a bench run on its own (`python tools/bench_<topic>.py [OUT]`);
+    --help prints what the bench measures (its docstring) instead of becoming a folder."""
+    parser = argparse.ArgumentParser(
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("out", nargs="?", default=default, help=f"output folder ({default})")
+    return parser.parse_args().out
+
+
 def _topic_benches():
     for name in sorted(os.listdir(HERE)):
         if name.startswith("bench_") and name.endswith(".py"):

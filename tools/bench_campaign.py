@@ -196,4 +196,6 @@ def run(out_dir: str) -> dict:
 if __name__ == "__main__":
     import json
 
-    print(json.dumps(run(sys.argv[1] if len(sys.argv) > 1 else "out/bench"), indent=2))
+    from bench import out_folder
+
+    print(json.dumps(run(out_folder(__doc__, "out/bench")), indent=2))

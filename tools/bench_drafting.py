@@ -172,4 +172,6 @@ def _plan_rows(out_dir: str) -> list:
 
 
 if __name__ == "__main__":
-    run(sys.argv[1] if len(sys.argv) > 1 else os.path.join("out", "bench"))
+    from bench import out_folder
+
+    run(out_folder(__doc__, os.path.join("out", "bench")))

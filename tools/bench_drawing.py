@@ -181,4 +181,6 @@ def _cache_bench(out_dir: str) -> dict:
 
 
 if __name__ == "__main__":
-    run(sys.argv[1] if len(sys.argv) > 1 else "out/bench")
+    from bench import out_folder
+
+    run(out_folder(__doc__, "out/bench"))

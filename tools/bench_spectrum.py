@@ -105,4 +105,6 @@ def run(out_dir: str) -> dict:
 
 
 if __name__ == "__main__":
-    run(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "out", "bench"))
+    from bench import out_folder
+
+    run(out_folder(__doc__, os.path.join(ROOT, "out", "bench")))

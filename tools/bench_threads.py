@@ -123,5 +123,7 @@ def _print(result: dict) -> None:
 if __name__ == "__main__":
     import json
 
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "out", "bench", "threads")
+    from bench import out_folder
+
+    out = out_folder(__doc__, os.path.join(ROOT, "out", "bench", "threads"))
     print(json.dumps(run(out), indent=2, sort_keys=True))
