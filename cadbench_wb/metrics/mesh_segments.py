@@ -31,6 +31,26 @@ class Region:
 
 
 @dataclasses.dataclass
+class _Groups:
+    """The mesh cut into planar groups, and what region growth reads of them: fixed once
+    made, except label (the region each group went to, -1 while free)."""
+
+    vertices: np.ndarray
+    triangles: np.ndarray
+    normals: np.ndarray  # per triangle
+    members: list  # per group: its triangles
+    vertices_of: list  # per group: its distinct mesh vertices
+    area: np.ndarray  # per group
+    neighbours: list  # per group: {group across a small bend: True}
+    label: np.ndarray
+
+
+# A group farther than the fit tolerance, but within this many times it, waits for the
+# region's refit instead of being left out (a seed's fit extrapolates).
+_WAITING_FAR = 1e3
+
+
+@dataclasses.dataclass
 class Chain:
     """Where two regions meet: mesh vertices in order (closed: first != last, wraps)."""
 
@@ -99,6 +119,10 @@ def regions_of(vertices, triangles, tolerance: float, settings: dict) -> list[Re
             neighbours[g1][g2] = True
             neighbours[g2][g1] = True
     label = np.full(group_count, -1)
+    mesh = _Groups(
+        vertices, triangles, normals, members, group_vertices, group_area, neighbours, label
+    )
+    facet_cos = math.cos(math.radians(settings["seed_deg"] / 2))
     regions: list[Region] = []
     failed = 0
     tried: set = set()
@@ -107,29 +131,13 @@ def regions_of(vertices, triangles, tolerance: float, settings: dict) -> list[Re
             continue
         # A seed that fitted nothing fits nothing from another start either (the six planes
         # of a polygon on NIST CTC-01 were tried from each of them): tried once, counted once.
-        seeds = [
-            seed
-            for seed in _seeds(start, label, neighbours, group_vertices, group_area)
-            if tuple(seed) not in tried
-        ]
+        seeds = [seed for seed in _seeds(start, mesh) if tuple(seed) not in tried]
         if not seeds:
             # No smooth neighbour of its size (a plane between fillets or chamfers, whose
             # facets are far smaller, is no facet of a curved face), or only seeds tried
             # already: nothing is fitted, so it is no failed seed either.
             continue
-        grown = _grown_region(
-            seeds,
-            group_area,
-            label,
-            neighbours,
-            group_vertices,
-            members,
-            vertices,
-            triangles,
-            normals,
-            tolerance,
-            math.cos(math.radians(settings["seed_deg"] / 2)),
-        )
+        grown = _grown_region(seeds, mesh, tolerance, facet_cos)
         if grown is None:
             tried.update(tuple(seed) for seed in seeds)
             failed += 1
@@ -194,20 +202,7 @@ def _vertex_normals(vertices, triangles, normals, chosen: np.ndarray):
     return used, found / np.maximum(np.linalg.norm(found, axis=1), surface_fitting.TINY)[:, None]
 
 
-def _grown_region(
-    seeds,
-    group_area,
-    label,
-    neighbours,
-    group_vertices,
-    members,
-    vertices,
-    triangles,
-    normals,
-    tolerance,
-    facet_cos,
-    settings_far=1e3,
-):
+def _grown_region(seeds, mesh: _Groups, tolerance: float, facet_cos: float):
     """(groups, surface) of the curved region grown from one seed group, or None.
 
     facet_cos: a group joins only if its facets' normals are within this cosine of the
@@ -215,6 +210,13 @@ def _grown_region(
     its corners, within half the bend to the next facet (at most seed_deg / 2): a flat
     end disc meshed without an inner vertex has every vertex on the rim where it meets a
     45-degree chamfer, so it passes on its vertices alone (turned_shaft's ends)."""
+    vertices, triangles, normals = mesh.vertices, mesh.triangles, mesh.normals
+    members, group_vertices, neighbours, label = (
+        mesh.members,
+        mesh.vertices_of,
+        mesh.neighbours,
+        mesh.label,
+    )
 
     def facets_along(facets, surface) -> bool:
         centres = vertices[triangles[facets]].mean(axis=1)
@@ -256,7 +258,7 @@ def _grown_region(
                     taken.add(other)
                     waiting.discard(other)
                     queue.append(other)
-                elif distance <= settings_far * tolerance:
+                elif distance <= _WAITING_FAR * tolerance:
                     waiting.add(other)
         if not waiting:
             break
@@ -284,12 +286,14 @@ def _grown_region(
     return sorted(taken), final
 
 
-def _seeds(start, label, neighbours, group_vertices, group_area, wanted=(16, 40)):
+def _seeds(start, mesh: _Groups, wanted=(16, 40)):
     """Seeds around a group: the rings of free smooth neighbours (breadth first) until the
     seed holds each wanted count of vertices (a torus has 7 parameters: 16 vertices
     overdetermine it twice; the wider seed is tried when the narrow one fails). Facets of
     one curved face are of a size: a neighbour four times larger or smaller (the plane a
     fillet runs into) is left out of the seed, though the region may grow into it."""
+    label, neighbours = mesh.label, mesh.neighbours
+    group_vertices, group_area = mesh.vertices_of, mesh.area
     low, high = group_area[start] / 4, group_area[start] * 4
     seed, frontier = {start}, [start]
     # Distinct vertices: neighbouring groups share theirs (single-triangle groups on a
