@@ -57,8 +57,14 @@ def _reference_drawn_ahead(context) -> None:
     started = time.perf_counter()
     with _drawing_folder(context.options) as (folder, _):
         ahead.drawn("reference", folder)
-    context.timing["drawing_wait"] = time.perf_counter() - started
-    context.timing.update({f"drawing_{role}_ahead": s for role, s in ahead.seconds.items()})
+    _ahead_timing(context.timing, ahead, started)
+
+
+def _ahead_timing(timing: dict, ahead, started: float) -> None:
+    """How long this stage waited for the drawing child since started, and how long the
+    child drew each body."""
+    timing["drawing_wait"] = time.perf_counter() - started
+    timing.update({f"drawing_{role}_ahead": s for role, s in ahead.seconds.items()})
 
 
 def reference_stage(reference, case, options: dict, result: dict) -> None:
@@ -136,8 +142,7 @@ def _both_drawings(context, case, folder: str) -> tuple:
     candidate = ahead.drawn("candidate", folder) if ahead else None
     reference = ahead.drawn("reference", folder) if ahead else None
     if ahead:
-        timing["drawing_wait"] = time.perf_counter() - started
-        timing.update({f"drawing_{role}_ahead": s for role, s in ahead.seconds.items()})
+        _ahead_timing(timing, ahead, started)
     if candidate is None:
         started = time.perf_counter()
         candidate = _drawn(context.aligned, os.path.join(folder, "candidate"), case, "candidate")
