@@ -107,17 +107,16 @@ def _axes_from_normals(points: np.ndarray, normals: np.ndarray) -> list:
 
 def _refined_axis(points, normals, direction):
     direction = _unit(direction)
-    theta = math.acos(max(-1.0, min(1.0, float(direction[2]))))
-    phi = math.atan2(direction[1], direction[0])
     first, second = _frame(direction)
     # Start from the point nearest to all normal lines, for this direction.
     centre = points.mean(axis=0)
-    start = np.array([theta, phi, centre @ first, centre @ second])
+    start = np.array([0.0, 0.0, centre @ first, centre @ second])
 
-    # The frame depends on the direction: keep it fixed by expressing the origin in the
-    # starting frame's coordinates.
+    # The axis tilts from the start direction by (a, b) along the frame, and the origin is
+    # in the frame's plane: no parameter is singular (polar angles lose the azimuth for an
+    # axis along z, where LM then ran out of evaluations on most seeds of NIST CTC-01).
     def residuals(x):  # x: (k, 4) parameter sets -> (k, points) residuals
-        axis = _axes_of(x[:, 0], x[:, 1])
+        axis = _tilted(direction, first, second, x[:, 0], x[:, 1])
         origin = x[:, 2:3] * first + x[:, 3:4] * second
         cross = _cross(normals[None], axis[:, None])
         lengths = np.sqrt((cross**2).sum(axis=2))
@@ -130,13 +129,14 @@ def _refined_axis(points, normals, direction):
     except (ValueError, np.linalg.LinAlgError):
         return None
     origin = x[2] * first + x[3] * second
-    return origin, _axes_of(x[:1], x[1:2])[0], float(np.abs(misfit).max())
+    axis = _tilted(direction, first, second, x[:1], x[1:2])[0]
+    return origin, axis, float(np.abs(misfit).max())
 
 
-def _axes_of(theta: np.ndarray, phi: np.ndarray) -> np.ndarray:
-    """Unit axes (k, 3) of polar angles theta (from +z) and azimuths phi."""
-    sine = np.sin(theta)
-    return np.column_stack([sine * np.cos(phi), sine * np.sin(phi), np.cos(theta)])
+def _tilted(direction, first, second, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Unit axes (k, 3): direction tilted by a along first and b along second."""
+    axes = direction[None] + a[:, None] * first[None] + b[:, None] * second[None]
+    return axes / np.linalg.norm(axes, axis=1)[:, None]
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -224,25 +224,24 @@ def _revolutions_about(points, origin, axis) -> list[Surface]:
 
 
 def _parameters(surface: Surface) -> np.ndarray:
-    axis = surface.axis
-    theta = math.acos(max(-1.0, min(1.0, float(axis[2]))))
-    phi = math.atan2(axis[1], axis[0])
-    base = [*surface.origin, theta, phi, surface.radius]
+    """The refined parameters of a surface, at its start: the origin, the axis's tilt
+    (a, b) from its start (_tilted), the radius, and the cone's half angle or the torus's
+    minor radius; a sphere: centre and radius."""
+    if surface.kind == "sphere":
+        return np.array([*surface.origin, surface.radius], dtype=float)
+    base = [*surface.origin, 0.0, 0.0, surface.radius]
     if surface.kind == "cone":
         base.append(surface.semi_angle)
     if surface.kind == "torus":
         base.append(surface.minor)
-    if surface.kind == "sphere":
-        base = [*surface.origin, surface.radius]
     return np.array(base, dtype=float)
 
 
-def _surface_of(kind: str, x: np.ndarray, axis_hint: np.ndarray) -> Surface:
+def _surface_of(kind: str, x: np.ndarray, start: Surface) -> Surface:
     if kind == "sphere":
-        return Surface("sphere", x[:3].copy(), axis_hint, radius=float(x[3]))
-    axis = _unit(
-        np.array([math.sin(x[3]) * math.cos(x[4]), math.sin(x[3]) * math.sin(x[4]), math.cos(x[3])])
-    )
+        return Surface("sphere", x[:3].copy(), start.axis, radius=float(x[3]))
+    first, second = _frame(start.axis)
+    axis = _tilted(start.axis, first, second, x[3:4], x[4:5])[0]
     surface = Surface(kind, x[:3].copy(), axis, radius=float(x[5]))
     if kind == "cone":
         surface.semi_angle = float(x[6])
@@ -251,13 +250,13 @@ def _surface_of(kind: str, x: np.ndarray, axis_hint: np.ndarray) -> Surface:
     return surface
 
 
-def _batch_distances(kind: str, x: np.ndarray, points: np.ndarray) -> np.ndarray:
+def _batch_distances(kind: str, x: np.ndarray, points: np.ndarray, frame) -> np.ndarray:
     """signed_distances of the surfaces of parameter sets x (k, n), as _parameters spells
-    them, to the points: (k, points)."""
+    them for a start axis, to the points: (k, points). frame: (start axis, _frame of it)."""
     rel = points[None] - x[:, None, :3]
     if kind == "sphere":
         return np.sqrt((rel**2).sum(axis=2)) - x[:, 3:4]
-    axis = _axes_of(x[:, 3], x[:, 4])[:, None]
+    axis = _tilted(*frame, x[:, 3], x[:, 4])[:, None]
     along = (rel * axis).sum(axis=2)
     radial = np.sqrt(np.maximum((rel**2).sum(axis=2) - along**2, 0.0))
     radius = x[:, 5:6]
@@ -274,12 +273,14 @@ def refined(surface: Surface, points: np.ndarray) -> Surface:
     if surface.kind == "plane":
         return plane_fit(points)
 
+    frame = (surface.axis, *_frame(surface.axis))
+
     def residuals(x):  # x: (k, n) parameter sets -> (k, points) signed distances
-        return _batch_distances(surface.kind, x, points)
+        return _batch_distances(surface.kind, x, points, frame)
 
     try:
         x, _ = _least_squares(residuals, _parameters(surface), calls=400)
-        result = _surface_of(surface.kind, x, surface.axis)
+        result = _surface_of(surface.kind, x, surface)
     except (ValueError, np.linalg.LinAlgError):
         result = surface
     result = canonical(result)
