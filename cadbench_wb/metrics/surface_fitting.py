@@ -91,18 +91,13 @@ def plane_fit(points: np.ndarray) -> Surface:
     return surface
 
 
-def _axes_from_normals(points: np.ndarray, normals: np.ndarray) -> list:
-    """Candidate axes (point, direction): lines the normal lines all come close to, by
-    least squares from each principal direction of the normals (the smallest-variance one
-    is exact for cylinders and cones; sphere and torus normals spread every way)."""
+def _axis_directions(normals: np.ndarray) -> tuple:
+    """Start directions of the candidate axes: each principal direction of the normals
+    (the smallest-variance one is exact for cylinders and cones; sphere and torus normals
+    spread every way)."""
     centred = normals - normals.mean(axis=0)
     _, _, vt = np.linalg.svd(centred, full_matrices=False)
-    found = []
-    for direction in (vt[-1], vt[0], vt[1]):
-        result = _refined_axis(points, normals, direction)
-        if result is not None:
-            found.append(result[:2])
-    return found
+    return vt[-1], vt[0], vt[1]
 
 
 def _refined_axis(points, normals, direction):
@@ -182,17 +177,27 @@ def _meridian(points, origin, axis):
     return along, radial
 
 
-def _initial_revolutions(points, normals) -> list[Surface]:
-    """Candidate cylinders, cones, spheres and tori from each candidate axis and the
-    meridian, simplest kind first."""
-    found = []
-    for origin, axis in _axes_from_normals(points, normals):
-        found += _revolutions_about(points, origin, axis)
+def _initial_revolutions(points, normals):
+    """Candidate cylinders, cones, spheres and tori about each candidate axis (the line the
+    normal lines all come close to, by least squares from each start direction) and the
+    meridian, simplest kind first, then in the axes' order. Lazily: an axis is refined
+    only when the candidates before it fail (a bore's cylinder on the first axis costs one
+    axis fit, not three)."""
+    directions = _axis_directions(normals)
+    about: list = []
+
+    def candidates(index):
+        while len(about) <= index:
+            result = _refined_axis(points, normals, directions[len(about)])
+            about.append([] if result is None else _revolutions_about(points, *result[:2]))
+        return about[index]
+
     # A torus before a sphere: vertices on a few coaxial circles (a fillet's rings) fit a
     # sphere through them as well; a true sphere makes no ring torus (its tube would be
     # wider than its ring, which _plausible refuses).
-    order = ("cylinder", "cone", "torus", "sphere")
-    return sorted(found, key=lambda s: order.index(s.kind))
+    for kind in ("cylinder", "cone", "torus", "sphere"):
+        for index in range(len(directions)):
+            yield from (s for s in candidates(index) if s.kind == kind)
 
 
 def _revolutions_about(points, origin, axis) -> list[Surface]:

@@ -223,12 +223,37 @@ def _geometry(surface, points):
         centres = [_vector(surface.origin + t * surface.axis) for t in ends]
         return Part.Cone(centres[0], centres[1], max(radii[0], 0.0), max(radii[1], 0.0))
     if surface.kind == "sphere":
-        geometry = Part.Sphere()
-        geometry.Center, geometry.Radius = origin, surface.radius
-        return geometry
+        return _sphere(surface, points)
     geometry = Part.Toroid()
     geometry.Center, geometry.Axis = origin, axis
     geometry.MajorRadius, geometry.MinorRadius = surface.radius, surface.minor
+    return geometry
+
+
+def _sphere(surface, points):
+    """A Part sphere on the fit, turned so that its seam meridian lies opposite the
+    region's points and its poles as far from them as can be: a face bounded on a sphere
+    across its seam or round a pole came out invalid (a quarter ball of NIST FTC-08's
+    STL)."""
+    import FreeCAD  # noqa: PLC0415
+    import Part  # noqa: PLC0415
+
+    directions = points - surface.origin
+    directions /= np.maximum(np.linalg.norm(directions, axis=1), surface_fitting.TINY)[:, None]
+    middle = directions.mean(axis=0)
+    if np.linalg.norm(middle) < 1e-6:  # round the whole ball: any frame does
+        middle = np.array([1.0, 0.0, 0.0])
+    seam = -surface_fitting._unit(middle)
+    # The pole: of the directions square to the seam's, the one furthest from every point
+    # (a pole on the region's boundary left a degenerate edge and a face short of its area).
+    first, second = surface_fitting._frame(seam)
+    turns = np.linspace(0.0, math.pi, 180, endpoint=False)
+    poles = np.outer(np.cos(turns), first) + np.outer(np.sin(turns), second)
+    pole = poles[int(np.argmin(np.abs(directions @ poles.T).max(axis=0)))]
+    frame = FreeCAD.Rotation(_vector(seam), _vector(np.cross(pole, seam)), _vector(pole), "ZXY")
+    geometry = Part.Sphere()
+    geometry.Radius = surface.radius
+    geometry.transform(FreeCAD.Placement(_vector(surface.origin), frame).toMatrix())
     return geometry
 
 
