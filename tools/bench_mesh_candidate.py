@@ -22,6 +22,7 @@ NIST = os.path.join(ROOT, "tests", "data", "nist")
 CASES = (("bearing_block", 0.2), ("bearing_block", 0.1), ("flange_bolt_circle", 0.2))
 CASES += (("fillet_block", 0.2), ("turned_shaft", 0.2))
 NIST_PARTS = (("nist_ctc_01_asme1_rd.stp", 0.2), ("nist_ftc_06_asme1_rd.stp", 0.2))
+NIST_PARTS += (("nist_ftc_08_asme1_rc.stp", 0.2), ("nist_ftc_09_asme1_rd.stp", 0.2))
 REPEATS = int(os.environ.get("CADBENCH_BENCH_REPEATS", "2"))
 
 
