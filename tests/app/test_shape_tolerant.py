@@ -64,7 +64,7 @@ def test_the_alignments_mesh_is_closed_where_parts_tessellation_is_not(tolerant)
     assert error < params["mesh_tolerance_floor"] / 3
 
 
-@pytest.mark.slow  # about 20 s: two loads, alignment, two meshings and the mesh boolean
+@pytest.mark.slow  # 11-16 s each idle (loads, alignment, two meshings, the mesh boolean)
 @pytest.mark.parametrize("moved", [True, False], ids=["moved copy", "itself"])
 def test_the_tolerant_part_measures_one_by_the_stated_mesh_route(tolerant, tmp_path, moved):
     reference = os.path.join(NIST, TOLERANT)
