@@ -162,6 +162,15 @@ CROSS_CHECK = {
     # (1270) still running after 38.7 s, stopped by the safety net at 80 s of wall clock
     # and thrown away. Beyond 1000 the mesh route decides at once.
     "exact_max_faces": 1000,
+    # Nor are they attempted when an edge or vertex of either solid is toleranced beyond
+    # exact_max_tolerance_rel x the larger bbox diagonal (fidelity.exact_tolerance_refusal):
+    # the General Fuse takes every such edge as a tube of its tolerance, and the pieces it
+    # cuts no longer add up to the solids. Measured on vertex-snapped moved copies: FTC-07's
+    # AP242 edition (53 B-spline edges beyond 1e-4 x diagonal, the largest 0.126 mm = 3.1e-4
+    # x diagonal) is inconsistent by 1.1e-5 plain, 4e-6 after limitTolerance, 1.8e-5 at a
+    # fuzzy value of 0.13 mm (48 s of CPU), unchanged by Shape.fix; every other NIST part
+    # (STEP and AP242 editions, bundled cases) stays under 2e-5 x diagonal (CTC-05 AP242).
+    "exact_max_tolerance_rel": 1e-4,
     # A safety net, not a budget: a run of the exact booleans still going after this many
     # seconds (a child process, killed) is stopped and the mesh route decides; the result
     # says so (crossCheck.exactSafetyNet), because only then does the route depend on the
@@ -175,7 +184,8 @@ CROSS_CHECK = {
     # 0.99992 (residual 9e-7), fuzzy 1e-6 x diagonal 0 (refuted), 1e-5 x diagonal 1.0
     # (residual 6e-12); gluing faces that close moves the IoU by about 1e-5.
     "fuzzy_values_rel": (0.0, 1e-5),
-    # A tessellation manifold3d refuses is retried once at this share of the deflection.
+    # A tessellation manifold3d refuses is retried once at this share of the deflection
+    # (after the alignment's own mesh and trimesh's repair: fidelity._mesh_iou).
     "mesh_retry_factor": 0.5,
 }
 
