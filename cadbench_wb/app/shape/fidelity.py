@@ -7,14 +7,18 @@ import time
 import numpy as np
 
 from cadbench_wb import standard
+from cadbench_wb.app import mesh_solid
 from cadbench_wb.app.shape import meshing, time_budget
 from cadbench_wb.app.threads import recognition as threads
 from cadbench_wb.metrics import crosscheck, sampling
 
 
 def placed(shape, rotation: np.ndarray, translation: np.ndarray):
-    """A copy of shape moved by x -> R x + t."""
+    """A copy of shape moved by x -> R x + t (a triangle mesh: its vertices moved)."""
     import FreeCAD  # noqa: PLC0415
+
+    if mesh_solid.is_triangles(shape):
+        return shape.moved(rotation, translation)
 
     m = FreeCAD.Matrix(
         rotation[0, 0],
@@ -163,7 +167,7 @@ def shape_figures(
     not confirmed, gets what is left of the safety net.
     """
     start = time.perf_counter()
-    skipped = exact_work_refusal(len(reference.Faces), len(candidate_aligned.Faces), meshed)
+    skipped = exact_work_refusal(_face_count(reference), _face_count(candidate_aligned), meshed)
     # Modeled threads: meshed at Part's 0.1 rad (meshing.cross_check_meshes), exact skipped.
     threaded = threads.has_modeled_thread(reference) or threads.has_modeled_thread(
         candidate_aligned
@@ -190,6 +194,11 @@ def shape_figures(
             job.close()
     computed["timing"]["thread_check"] = thread_check
     return computed
+
+
+def _face_count(shape) -> int:
+    """The shape's faces: a triangle mesh's triangles (each a face of its polyhedron)."""
+    return shape.face_count() if mesh_solid.is_triangles(shape) else len(shape.Faces)
 
 
 def _exact_volumes(reference, candidate, known) -> dict:
