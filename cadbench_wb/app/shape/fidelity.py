@@ -129,7 +129,11 @@ def exact_work_refusal(faces_reference: int, faces_candidate: int, meshed=None) 
     the mesh boolean does, and on 1,854 triangles (bearing_block's own STL) it ran into the
     90 s safety net and was thrown away."""
     if meshed:
-        return f"exact booleans not attempted: the {meshed} is a mesh (its triangles as faces)"
+        return (
+            f"exact booleans not attempted: the {meshed} is a mesh (its triangles as faces): "
+            "the General Fuse would measure the polyhedron the mesh boolean measures, and ran "
+            "past the safety net on 1,854 triangles"
+        )
     limit = standard.CROSS_CHECK["exact_max_faces"]
     total = faces_reference + faces_candidate
     if total <= limit:
@@ -413,13 +417,19 @@ class _Estimates:
         deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * self.diagonal
         # On copies: the shapes hold the alignment's triangulation, which tessellate reuses.
         self.meshes = tuple(
-            self.meshes[i] if i == self.kept else meshing.mesh_of(s.copy(), deflection)
+            self.meshes[i] if i == self.kept else meshing.mesh_of(_copy(s), deflection)
             for i, s in enumerate(self.shapes)
         )
         self.refined = True
         self.seconds["remeshing"] += time.perf_counter() - start
         self._sample()
         return True
+
+
+def _copy(shape):
+    """A copy to tessellate (one that holds no triangulation yet); a triangle mesh is its
+    own tessellation, and copying it would make its polyhedral B-rep."""
+    return shape if mesh_solid.is_triangles(shape) else shape.copy()
 
 
 def _exact_outcome(decision) -> str:
