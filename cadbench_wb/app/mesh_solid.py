@@ -14,6 +14,8 @@ builds the polyhedral solid once and is read off it, so a route that needs a B-r
 gets the same one as before.
 """
 
+import time
+
 import numpy as np
 
 from cadbench_wb.errors import DeliveryFailure
@@ -83,8 +85,6 @@ class TriangleSolid:
 
     def brep(self):
         """The polyhedral Part solid (one planar face per triangle), made on first use."""
-        import time  # noqa: PLC0415
-
         if callable(self._brep) or self._brep is None:
             started = time.process_time()
             make = self._brep if callable(self._brep) else None
