@@ -105,6 +105,13 @@ ALIGNMENT = {
     # i.e. they are the same corners to a part per million, not near misses.
     "snap_tolerances_rel": (5e-3, 1e-3, 1e-4, 1e-5, 1e-6),
     "snap_residual_rel": 1e-6,
+    # The turns _phase_snapped tries about a turned part's axis, most voted first: a vertex
+    # pair votes for a turn that puts it within phase_vote_rel x the diagonal (along its
+    # circle). The twins of a copy agree to the pose's rounding; an STL's ring vertices on
+    # the reference's seam circles (every 0.2 rad) each propose a stray turn, and at the
+    # first snap tolerance (5e-3) those of different circles pooled into stray clusters that
+    # outvoted the part's own turn on NIST FTC-11's STL; at 5e-6 its own turn snaps.
+    "phase_vote_rel": 5e-6,
     # The judge that settles close calls between two poses: seeded points in the
     # reference's box (grown by a margin), classified by ray casting on the fine meshes.
     "judge_points": 20000,
@@ -218,11 +225,12 @@ DEGENERATE_SOLID = {
 
 # Inputs refused as too_large before the work starts (loading.py), so that a big honest
 # file is told at once instead of running into the scoring's time limit (DEFAULT_TIMEOUT_S):
-# - mesh_max_triangles: a mesh becomes one planar B-rep face per triangle; FreeCAD's
-#   conversion and BRepCheck took 1.4 ms per triangle on this shared 2-core machine (a
-#   closed 19,800-triangle sphere: 12 s makeShapeFromMesh, 2 s solid, 13 s isValid), so
-#   50,000 triangles is about 70 s, a quarter of the limit (a 2M-triangle STL: 121 s to
-#   convert alone when measured idle, then every stage on 2M faces).
+# - mesh_max_triangles: a mesh is checked and measured on its triangles (app/mesh_solid.py:
+#   0.24 s for NIST FTC-06's 26,818), but the analytic rebuild of its features still costs
+#   about 0.3 ms per triangle there, and a route that needs its polyhedral B-rep (one
+#   planar face per triangle) 0.55 ms per triangle to make and check it (FreeCAD's
+#   conversion and BRepCheck took 1.4 ms per triangle on a closed 19,800-triangle sphere);
+#   a 2M-triangle STL took 121 s to convert alone when measured idle.
 # - brep_max_faces: every stage walks the faces (features, spectrum, thread fits, the
 #   tessellation for alignment and the mesh route); a 20k-face STEP ran into the 120 s
 #   limit, and the largest real test part (NIST CTC-02) has 637 faces: 5,000 is about eight

@@ -8,6 +8,13 @@ is the scorer's own load of the STL (loading.load_model: read, check closed, mak
 polyhedral solid), so `x load` is how many loads the rebuild costs; also the rebuild's
 milliseconds per triangle and its outcome (rebuilt, or the not-applicable reason). CPU
 seconds of this process, the best of REPEATS: the machine is shared.
+
+The load itself (app/mesh_solid.py: checked and measured on the triangles) is shown against
+FreeCAD's Mesh read of the same file (`x read`), and so is what loading did before it
+(`old x read`: the same load plus the polyhedral B-rep, one planar face per triangle, and
+BRepCheck on it, both measured here). On NIST FTC-06 a whole scoring of its STL against its
+STEP is timed against the STEP scored against itself (`x STEP`, CPU s of this process and
+its children, one run each).
 """
 
 import json
@@ -23,6 +30,7 @@ CASES = (("bearing_block", 0.2), ("bearing_block", 0.1), ("flange_bolt_circle", 
 CASES += (("fillet_block", 0.2), ("turned_shaft", 0.2))
 NIST_PARTS = (("nist_ctc_01_asme1_rd.stp", 0.2), ("nist_ftc_06_asme1_rd.stp", 0.2))
 NIST_PARTS += (("nist_ftc_08_asme1_rc.stp", 0.2), ("nist_ftc_09_asme1_rd.stp", 0.2))
+WHOLE_SCORING = "nist_ftc_06_asme1_rd.stp"  # the part whose whole scoring is timed too
 REPEATS = int(os.environ.get("CADBENCH_BENCH_REPEATS", "2"))
 
 
@@ -56,6 +64,45 @@ def _references(folder: str) -> list:
         found.append((case_id, os.path.join(target, "reference.step"), angular))
     found += [(name, os.path.join(NIST, name), angular) for name, angular in NIST_PARTS]
     return found
+
+
+def _old_load_extra(loaded) -> float:
+    """CPU s of what loading a mesh did before app/mesh_solid.py: the polyhedral solid from
+    the triangles and BRepCheck on it."""
+    from cadbench_wb.app import mesh_solid
+
+    started = time.process_time()
+    mesh_solid.polyhedral_solid(*loaded.mesh).isValid()
+    return time.process_time() - started
+
+
+def _read_s(stl: str) -> float:
+    import Mesh
+
+    return _best_cpu(lambda: Mesh.Mesh(stl))[0]
+
+
+def _scoring_cpu(reference: str, candidate: str) -> float:
+    import resource
+
+    from cadbench_wb.app.scoring import score_files
+
+    def cpu():
+        own, children = (
+            resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+        )
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+    started = cpu()
+    score_files(reference, candidate, {})
+    return cpu() - started
+
+
+def _whole_scoring(path: str, stl: str) -> dict:
+    """CPU s of scoring the STL against its STEP, and of the STEP against itself."""
+    mesh_s = _scoring_cpu(path, stl)
+    step_s = _scoring_cpu(path, path)
+    return {"scoring_stl_s": mesh_s, "scoring_step_s": step_s, "x_step": mesh_s / step_s}
 
 
 def _rebuild(loaded):
@@ -92,8 +139,16 @@ def run(out_dir: str) -> dict:
             mesh.write(stl)
             load_s, loaded = _best_cpu(lambda s=stl: loading.load_model(s, "candidate"))
             rebuild_s, outcome = _best_cpu(lambda m=loaded: _rebuild(m))
+            read_s = _read_s(stl)
+            old_s = load_s + _old_load_extra(loaded)
+            scoring = _whole_scoring(path, stl) if name == WHOLE_SCORING else {}
             rows.append(
                 {
+                    "read_s": read_s,
+                    "x_read": load_s / read_s,
+                    "old_load_s": old_s,
+                    "old_x_read": old_s / read_s,
+                    **scoring,
                     "part": name,
                     "angular": angular,
                     "triangles": mesh.CountFacets,
@@ -103,6 +158,21 @@ def run(out_dir: str) -> dict:
                     "ms_per_triangle": 1000 * rebuild_s / mesh.CountFacets,
                     "outcome": outcome,
                 }
+            )
+    print("mesh load: CPU s against FreeCAD's Mesh read of the same STL (same run)")
+    print(
+        f"{'part':<26} {'ang':>4} {'tri':>6} {'read s':>7} {'load s':>7} {'x read':>7} old x read"
+    )
+    for row in rows:
+        print(
+            f"{row['part'][:26]:<26} {row['angular']:>4} {row['triangles']:>6} "
+            f"{row['read_s']:>7.3f} {row['load_s']:>7.3f} {row['x_read']:>7.1f} "
+            f"{row['old_x_read']:>7.1f}"
+        )
+        if "x_step" in row:
+            print(
+                f"  whole scoring: STL {row['scoring_stl_s']:.1f} CPU s, its STEP against itself "
+                f"{row['scoring_step_s']:.1f} CPU s: x STEP {row['x_step']:.2f}"
             )
     print("mesh rebuild: CPU s against the STL's own load (same run)")
     print(f"{'part':<26} {'ang':>4} {'tri':>6} {'load s':>7} {'rebuild s':>9} {'x load':>7} ms/tri")

@@ -11,7 +11,7 @@ import tempfile
 import numpy as np
 
 from cadbench_wb import memory_use, standard
-from cadbench_wb.app import fcstd_shapes
+from cadbench_wb.app import fcstd_shapes, mesh_solid
 from cadbench_wb.app.shape import solid_union
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
 from cadbench_wb.freecad_env import import_freecad
@@ -25,7 +25,9 @@ class LoadedModel:
 
     path: str
     format: str
-    shape: object  # Part.Shape: one solid, or a compound of disjoint solids
+    # Part.Shape: one solid, or a compound of disjoint solids; from a mesh (STL/OBJ) a
+    # mesh_solid.TriangleSolid, measured on its triangles (its B-rep made on first need).
+    shape: object
     solids: int
     notes: list[str]
     from_mesh: bool = False
@@ -81,8 +83,6 @@ def _load(path: str) -> LoadedModel:
     import_freecad()
     notes: list[str] = []
     objects, scored = [], []
-    mesh = None
-    from_mesh = fmt in formats.MESH_FORMATS
     if fmt == "step":
         faces = step_face_count(path)
         if faces > standard.INPUT_SIZE["brep_max_faces"]:
@@ -90,14 +90,12 @@ def _load(path: str) -> LoadedModel:
     if fmt == "fcstd":
         shapes, notes, objects, scored = fcstd_shapes.document_shapes(path)
     elif fmt in formats.MESH_FORMATS:
-        solid, mesh = _mesh_solid(path)
-        shapes = [solid]
-        notes.append("mesh converted to a solid: scored on its triangles")
+        return _mesh_model(path, fmt)
     else:
         shapes = [_read_shape(path)]
     solids = [s for shape in shapes for s in shape.Solids]
     faces = sum(len(s.Faces) for s in solids)
-    if not from_mesh and faces > standard.INPUT_SIZE["brep_max_faces"]:
+    if faces > standard.INPUT_SIZE["brep_max_faces"]:
         raise DeliveryFailure("too_large", size_refusal(path, faces, "brep_max_faces", "faces"))
     if not solids:
         faces = sum(len(shape.Faces) for shape in shapes)
@@ -140,11 +138,9 @@ def _load(path: str) -> LoadedModel:
         shape=shape,
         solids=delivered,
         notes=notes,
-        from_mesh=from_mesh,
         volume=volumes[0] if len(solids) == 1 else None,
         document_objects=objects,
         scored_objects=scored,
-        mesh=mesh if from_mesh else None,
     )
 
 
@@ -158,7 +154,7 @@ def scored_shape(path: str, role: str = "candidate"):
     measured) and meshes go through load_model."""
     fmt = formats.checked_format(path)
     if fmt == "fcstd" or fmt in formats.MESH_FORMATS:
-        return load_model(path, role).shape
+        return mesh_solid.part_shape(load_model(path, role).shape)
     import_freecad()
     solids = _read_shape(path).Solids
     if len(solids) != 1:
@@ -316,11 +312,10 @@ def _one_shape(solids):
         raise DeliveryFailure("invalid_solid", str(failure)) from None
 
 
-def _mesh_solid(path: str):
-    """(a solid, (vertices, triangles)) from a closed triangle mesh (STL/OBJ), or a named
-    failure."""
+def _mesh_model(path: str, fmt: str) -> LoadedModel:
+    """The scored solid of a closed triangle mesh (STL/OBJ), checked on its triangles
+    (mesh_solid.checked_mesh), or a named failure."""
     import Mesh  # noqa: PLC0415
-    import Part  # noqa: PLC0415
 
     try:
         with kernel_path(path) as readable:
@@ -332,23 +327,42 @@ def _mesh_solid(path: str):
     if mesh.CountFacets > standard.INPUT_SIZE["mesh_max_triangles"]:
         detail = size_refusal(path, mesh.CountFacets, "mesh_max_triangles", "triangles")
         raise DeliveryFailure("too_large", detail)
-    if not mesh.isSolid() or mesh.hasNonManifolds():
+    vertices, triangles = mesh_solid.checked_mesh(mesh, path)
+    solid = mesh_solid.TriangleSolid(vertices, triangles)
+    if _has_slivers(vertices, triangles):
+        _check_brep(solid.brep(), path)
+    volume = solid.Volume
+    if volume <= 0:
+        raise DeliveryFailure("invalid_solid", f"{path}: the closed mesh encloses no volume")
+    return LoadedModel(
+        path=path,
+        format=fmt,
+        shape=solid,
+        solids=1,
+        notes=["mesh converted to a solid: scored on its triangles"],
+        from_mesh=True,
+        volume=volume,
+        mesh=(vertices, triangles),
+    )
+
+
+def _has_slivers(vertices, triangles) -> bool:
+    """Whether a facet is thinner than the conversion's sewing tolerance (1e-6 mm), where
+    its planar face may not be made: only then does BRepCheck decide, on the B-rep."""
+    a, b, c = (vertices[triangles[:, k]] for k in range(3))
+    longest = np.max([np.linalg.norm(p - q, axis=1) for p, q in ((a, b), (b, c), (c, a))], axis=0)
+    twice_area = np.linalg.norm(np.cross(b - a, c - a), axis=1)
+    return bool(np.any(twice_area <= SLIVER_HEIGHT_MM * longest))
+
+
+# A facet this thin (mm: its area over its longest edge, halved) is one FreeCAD's sewing
+# (tolerance 1e-6 mm) may collapse: a zero-area facet makes the polyhedron fail BRepCheck.
+SLIVER_HEIGHT_MM = 1e-6
+
+
+def _check_brep(solid, path: str) -> None:
+    """The polyhedral solid's BRepCheck, as before the mesh checks, for meshes with slivers."""
+    if not solid.isValid() or solid.Volume <= 0:
         raise DeliveryFailure(
-            "no_solid", f"{path}: the mesh is not closed ({mesh.CountFacets} triangles): no solid"
+            "invalid_solid", f"{path}: solid 1 of 1 fails OpenCASCADE's BRepCheck"
         )
-    shell_shape = Part.Shape()
-    shell_shape.makeShapeFromMesh(mesh.Topology, 1e-6)
-    try:
-        # makeShapeFromMesh sews a closed mesh into one shell already: rebuilding a shell
-        # from its faces cost as long again (15 s for 19,800 triangles).
-        shell = shell_shape if shell_shape.ShapeType == "Shell" else Part.Shell(shell_shape.Faces)
-        solid = Part.Solid(shell)
-    except Exception as exc:
-        raise DeliveryFailure(
-            "invalid_solid", f"{path}: the closed mesh does not form a solid ({exc})"
-        )
-    if solid.Volume < 0:
-        solid.reverse()
-    points, facets = mesh.Topology
-    arrays = (np.array([tuple(p) for p in points], dtype=float), np.array(facets, dtype=np.int64))
-    return solid, arrays

@@ -69,7 +69,7 @@ def report_of(args, stage=lambda name, file=None: None) -> dict:
     the child (worker.py "drawing" job); stage(name) marks each step for outcome.py."""
     from cadbench_wb import __version__, fingerprint  # noqa: PLC0415
     from cadbench_wb import result as results  # noqa: PLC0415
-    from cadbench_wb.app import loading  # noqa: PLC0415
+    from cadbench_wb.app import loading, mesh_solid  # noqa: PLC0415
     from cadbench_wb.app.drawing import techdraw as drawing  # noqa: PLC0415
     from cadbench_wb.drafting import readback as drawing_readback  # noqa: PLC0415
     from cadbench_wb.errors import DeliveryFailure, UsageError  # noqa: PLC0415
@@ -89,7 +89,9 @@ def report_of(args, stage=lambda name, file=None: None) -> dict:
     # FreeCAD takes text as UTF-8: a name that is not UTF-8 is titled in its escaped form.
     title = printable(os.path.splitext(os.path.basename(args.model))[0])
     pose = getattr(args, "pose", None)
-    shape = posed(model.shape, pose) if pose else model.shape
+    # TechDraw draws a Part shape: a mesh's is its polyhedron (made here, on first need).
+    solid = mesh_solid.part_shape(model.shape)
+    shape = posed(solid, pose) if pose else solid
     stage("drawing", args.model)
     made = drawing.make_drawing(shape, args.out, case=case, projection=args.projection, title=title)
     read = drawing_readback.read_back(args.out, made)

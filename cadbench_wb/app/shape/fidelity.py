@@ -7,14 +7,18 @@ import time
 import numpy as np
 
 from cadbench_wb import standard
+from cadbench_wb.app import mesh_solid
 from cadbench_wb.app.shape import meshing, time_budget
 from cadbench_wb.app.threads import recognition as threads
 from cadbench_wb.metrics import crosscheck, sampling
 
 
 def placed(shape, rotation: np.ndarray, translation: np.ndarray):
-    """A copy of shape moved by x -> R x + t."""
+    """A copy of shape moved by x -> R x + t (a triangle mesh: its vertices moved)."""
     import FreeCAD  # noqa: PLC0415
+
+    if mesh_solid.is_triangles(shape):
+        return shape.moved(rotation, translation)
 
     m = FreeCAD.Matrix(
         rotation[0, 0],
@@ -125,7 +129,11 @@ def exact_work_refusal(faces_reference: int, faces_candidate: int, meshed=None) 
     the mesh boolean does, and on 1,854 triangles (bearing_block's own STL) it ran into the
     90 s safety net and was thrown away."""
     if meshed:
-        return f"exact booleans not attempted: the {meshed} is a mesh (its triangles as faces)"
+        return (
+            f"exact booleans not attempted: the {meshed} is a mesh (its triangles as faces): "
+            "the General Fuse would measure the polyhedron the mesh boolean measures, and ran "
+            "past the safety net on 1,854 triangles"
+        )
     limit = standard.CROSS_CHECK["exact_max_faces"]
     total = faces_reference + faces_candidate
     if total <= limit:
@@ -187,7 +195,7 @@ def shape_figures(
     not confirmed, gets what is left of the safety net.
     """
     start = time.perf_counter()
-    skipped = exact_work_refusal(len(reference.Faces), len(candidate_aligned.Faces), meshed)
+    skipped = exact_work_refusal(_face_count(reference), _face_count(candidate_aligned), meshed)
     # Modeled threads: meshed at Part's 0.1 rad (meshing.cross_check_meshes), exact skipped.
     threaded = threads.has_modeled_thread(reference) or threads.has_modeled_thread(
         candidate_aligned
@@ -219,6 +227,11 @@ def shape_figures(
             job.close()
     computed["timing"]["thread_check"] = thread_check
     return computed
+
+
+def _face_count(shape) -> int:
+    """The shape's faces: a triangle mesh's triangles (each a face of its polyhedron)."""
+    return shape.face_count() if mesh_solid.is_triangles(shape) else len(shape.Faces)
 
 
 def _exact_volumes(reference, candidate, known) -> dict:
@@ -439,13 +452,19 @@ class _Estimates:
         self.aligned = self.meshes
         # On copies: the shapes hold the alignment's triangulation, which tessellate reuses.
         self.meshes = tuple(
-            self.meshes[i] if i == self.kept else meshing.mesh_of(s.copy(), deflection)
+            self.meshes[i] if i == self.kept else meshing.mesh_of(_copy(s), deflection)
             for i, s in enumerate(self.shapes)
         )
         self.refined = True
         self.seconds["remeshing"] += time.perf_counter() - start
         self._sample()
         return True
+
+
+def _copy(shape):
+    """A copy to tessellate (one that holds no triangulation yet); a triangle mesh is its
+    own tessellation, and copying it would make its polyhedral B-rep."""
+    return shape if mesh_solid.is_triangles(shape) else shape.copy()
 
 
 def _exact_outcome(decision) -> str:

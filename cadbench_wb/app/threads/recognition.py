@@ -22,6 +22,7 @@ import os
 import numpy as np
 
 from cadbench_wb import resources, standard
+from cadbench_wb.app import mesh_solid
 from cadbench_wb.app.threads import flanks as thread_flanks
 
 DATA_DIR = os.path.join(resources.ROOT, "resources", "data")
@@ -131,7 +132,10 @@ _ANSWERS_KEPT = 4
 
 def has_modeled_thread(shape) -> bool:
     """Whether the shape has a modeled thread (modeled_thread_found), answered once per
-    shape object: a rigidly moved copy registered by same_thread_as shares the answer."""
+    shape object: a rigidly moved copy registered by same_thread_as shares the answer. A
+    triangle mesh (STL/OBJ) has planar faces only, never a helical flank."""
+    if mesh_solid.is_triangles(shape):
+        return False
     for known, answer in _ANSWERED:
         if known is shape:
             return answer
@@ -181,7 +185,10 @@ def _canonical_axis(axis: np.ndarray) -> np.ndarray:
 
 
 def modeled_threads(shape) -> list[Thread]:
-    """One record per physical thread of a shape, measured from its flanks as a whole."""
+    """One record per physical thread of a shape, measured from its flanks as a whole (none
+    on a triangle mesh: its faces are planar)."""
+    if mesh_solid.is_triangles(shape):
+        return []
     faces = thread_flanks.free_form_samples(shape, standard.THREADS["grid"])
     found = []
     for screw, members in thread_flanks.flank_groups(faces):
