@@ -57,7 +57,8 @@ def rebuilt_solid(vertices: np.ndarray, triangles: np.ndarray, mesh_volume: floa
             ]
             wires.append(_wire(chain_edges, number))
         points = vertices[np.unique(triangles[region.triangles])]
-        faces.append(_face(region.surface, wires, number, points, geometries))
+        area = float(mesh_segments.triangle_normals(vertices, triangles[region.triangles])[1].sum())
+        faces.append(_face(region.surface, wires, number, points, geometries, area))
     solid = _unified(_sewn_solid(faces, tolerance))
     volume = solid.Volume
     deflections, areas = _deflections(regions, vertices, triangles)
@@ -257,7 +258,23 @@ def _sphere(surface, points):
     return geometry
 
 
-def _face(surface, wires, region, points, geometries):
+def _bounded(geometry, wire, surface, area):
+    """The face a wire bounds on a curved geometry. On a sphere a wire bounds two faces,
+    the wire's direction choosing; OCCT 7.8 (FreeCAD 1.0) took the complement of a quarter
+    ball's face where 7.6 did not, so of the two the one nearer the area of the region's
+    triangles is kept."""
+    import Part  # noqa: PLC0415
+
+    face = Part.Face(geometry, wire)
+    face.fix(1e-7, 1e-7, 1e-4)
+    if surface.kind != "sphere":
+        return face
+    other = Part.Face(geometry, wire.reversed())
+    other.fix(1e-7, 1e-7, 1e-4)
+    return other if abs(other.Area - area) < abs(face.Area - area) else face
+
+
+def _face(surface, wires, region, points, geometries, area=0.0):
     import Part  # noqa: PLC0415
 
     if not wires:
@@ -273,11 +290,7 @@ def _face(surface, wires, region, points, geometries):
             if face.ShapeType != "Face":
                 face = face.Faces[0]
         else:
-            single = []
-            for wire in wires:
-                candidate = Part.Face(geometry, wire)
-                candidate.fix(1e-7, 1e-7, 1e-4)
-                single.append(candidate)
+            single = [_bounded(geometry, wire, surface, area) for wire in wires]
             outer = max(range(len(wires)), key=lambda k: single[k].Area)
             face = single[outer]
             inner = [w for k, w in enumerate(wires) if k != outer]
