@@ -347,17 +347,14 @@ def _mesh_model(path: str, fmt: str) -> LoadedModel:
 
 
 def _has_slivers(vertices, triangles) -> bool:
-    """Whether a facet is thinner than the conversion's sewing tolerance (1e-6 mm), where
-    its planar face may not be made: only then does BRepCheck decide, on the B-rep."""
+    """Whether a facet is thinner (its height over its longest edge: twice its area over
+    that edge's length) than the conversion's sewing tolerance (mesh_solid.SEWING_TOLERANCE_MM), where its planar face
+    may collapse (a zero-area facet makes the polyhedron fail BRepCheck): only then does
+    BRepCheck decide, on the B-rep."""
     a, b, c = (vertices[triangles[:, k]] for k in range(3))
     longest = np.max([np.linalg.norm(p - q, axis=1) for p, q in ((a, b), (b, c), (c, a))], axis=0)
     twice_area = np.linalg.norm(np.cross(b - a, c - a), axis=1)
-    return bool(np.any(twice_area <= SLIVER_HEIGHT_MM * longest))
-
-
-# A facet this thin (mm: its area over its longest edge, halved) is one FreeCAD's sewing
-# (tolerance 1e-6 mm) may collapse: a zero-area facet makes the polyhedron fail BRepCheck.
-SLIVER_HEIGHT_MM = 1e-6
+    return bool(np.any(twice_area <= mesh_solid.SEWING_TOLERANCE_MM * longest))
 
 
 def _check_brep(solid, path: str) -> None:

@@ -19,6 +19,7 @@ import time
 import numpy as np
 
 from cadbench_wb.errors import DeliveryFailure
+from cadbench_wb.metrics import mesh_segments
 
 
 class Box:
@@ -60,7 +61,7 @@ class TriangleSolid:
 
     @property
     def Area(self) -> float:  # noqa: N802
-        return float(facet_areas(self.vertices, self.triangles).sum())
+        return float(mesh_segments.triangle_normals(self.vertices, self.triangles)[1].sum())
 
     @property
     def BoundBox(self) -> Box:  # noqa: N802
@@ -109,11 +110,6 @@ def part_shape(shape):
     return shape.brep() if is_triangles(shape) else shape
 
 
-def facet_areas(vertices: np.ndarray, triangles: np.ndarray) -> np.ndarray:
-    a, b, c = (vertices[triangles[:, k]] for k in range(3))
-    return np.linalg.norm(np.cross(b - a, c - a), axis=1) / 2
-
-
 def signed_volume(vertices: np.ndarray, triangles: np.ndarray) -> float:
     """The enclosed volume (positive when the triangles face outward), by the divergence
     theorem about the box centre (against cancellation)."""
@@ -131,14 +127,20 @@ def outward_normals(vertices: np.ndarray, triangles: np.ndarray) -> tuple:
     return cross[keep] / length[keep, None], length[keep] / 2
 
 
+# The sewing tolerance (mm) of FreeCAD's conversion of a mesh to its polyhedral solid: a
+# facet thinner than this may collapse there (loading decides such meshes by BRepCheck).
+SEWING_TOLERANCE_MM = 1e-6
+
+
 def polyhedral_solid(vertices: np.ndarray, triangles: np.ndarray):
     """The Part solid of a closed, outward triangle mesh: FreeCAD's conversion, one planar
-    face per triangle, sewn at 1e-6 mm (what loading did before any check)."""
+    face per triangle, sewn at SEWING_TOLERANCE_MM (what loading did before any check)."""
     import Part  # noqa: PLC0415
 
     shell = Part.Shape()
     shell.makeShapeFromMesh(
-        ([tuple(p) for p in vertices], [tuple(int(i) for i in t) for t in triangles]), 1e-6
+        ([tuple(p) for p in vertices], [tuple(int(i) for i in t) for t in triangles]),
+        SEWING_TOLERANCE_MM,
     )
     # makeShapeFromMesh sews a closed mesh into one shell already: rebuilding a shell
     # from its faces cost as long again (15 s for 19,800 triangles).

@@ -31,8 +31,7 @@ class Metric:
     # "module:function"(reference, case, options, result) called once the reference is read:
     # work started ahead in a child, or None: an object told delivered(candidate path, the
     # loaded model) once the candidate is read, aligned(candidate path, alignment.Pose) once
-    # it is aligned, and
-    # close() -> {timing key: seconds} after the last stage.
+    # it is aligned, and close() -> {timing key: seconds} after the last stage.
     ahead: str | None = None
     sections: tuple = ()  # (case.yaml key, "module:function" validating and parsing it)
     data_files: tuple = ()  # glob patterns, relative to the package, of data the figures use

@@ -102,7 +102,8 @@ def _axis_directions(normals: np.ndarray) -> tuple:
 
 def _refined_axis(points, normals, direction):
     direction = _unit(direction)
-    first, second = _frame(direction)
+    frame = _tilt_frame(direction)
+    _, first, second = frame
     # Start from the point nearest to all normal lines, for this direction.
     centre = points.mean(axis=0)
     start = np.array([0.0, 0.0, centre @ first, centre @ second])
@@ -111,7 +112,7 @@ def _refined_axis(points, normals, direction):
     # in the frame's plane: no parameter is singular (polar angles lose the azimuth for an
     # axis along z, where LM then ran out of evaluations on most seeds of NIST CTC-01).
     def residuals(x):  # x: (k, 4) parameter sets -> (k, points) residuals
-        axis = _tilted(direction, first, second, x[:, 0], x[:, 1])
+        axis = _tilted(frame, x[:, 0], x[:, 1])
         origin = x[:, 2:3] * first + x[:, 3:4] * second
         cross = _cross(normals[None], axis[:, None])
         lengths = np.sqrt((cross**2).sum(axis=2))
@@ -124,12 +125,19 @@ def _refined_axis(points, normals, direction):
     except (ValueError, np.linalg.LinAlgError):
         return None
     origin = x[2] * first + x[3] * second
-    axis = _tilted(direction, first, second, x[:1], x[1:2])[0]
+    axis = _tilted(frame, x[:1], x[1:2])[0]
     return origin, axis, float(np.abs(misfit).max())
 
 
-def _tilted(direction, first, second, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Unit axes (k, 3): direction tilted by a along first and b along second."""
+def _tilt_frame(direction: np.ndarray) -> tuple:
+    """(direction, and two unit vectors square to it): what _tilted tilts along."""
+    return (direction, *_frame(direction))
+
+
+def _tilted(frame: tuple, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Unit axes (k, 3): the frame's direction tilted by a along its first square vector
+    and b along its second (frame: _tilt_frame)."""
+    direction, first, second = frame
     axes = direction[None] + a[:, None] * first[None] + b[:, None] * second[None]
     return axes / np.linalg.norm(axes, axis=1)[:, None]
 
@@ -242,11 +250,12 @@ def _parameters(surface: Surface) -> np.ndarray:
     return np.array(base, dtype=float)
 
 
-def _surface_of(kind: str, x: np.ndarray, start: Surface) -> Surface:
+def _surface_of(kind: str, x: np.ndarray, frame: tuple) -> Surface:
+    """The surface of parameters x as _parameters spells them for the start axis frame[0]
+    (frame: _tilt_frame)."""
     if kind == "sphere":
-        return Surface("sphere", x[:3].copy(), start.axis, radius=float(x[3]))
-    first, second = _frame(start.axis)
-    axis = _tilted(start.axis, first, second, x[3:4], x[4:5])[0]
+        return Surface("sphere", x[:3].copy(), frame[0], radius=float(x[3]))
+    axis = _tilted(frame, x[3:4], x[4:5])[0]
     surface = Surface(kind, x[:3].copy(), axis, radius=float(x[5]))
     if kind == "cone":
         surface.semi_angle = float(x[6])
@@ -257,11 +266,11 @@ def _surface_of(kind: str, x: np.ndarray, start: Surface) -> Surface:
 
 def _batch_distances(kind: str, x: np.ndarray, points: np.ndarray, frame) -> np.ndarray:
     """signed_distances of the surfaces of parameter sets x (k, n), as _parameters spells
-    them for a start axis, to the points: (k, points). frame: (start axis, _frame of it)."""
+    them for the start axis frame[0], to the points: (k, points). frame: _tilt_frame."""
     rel = points[None] - x[:, None, :3]
     if kind == "sphere":
         return np.sqrt((rel**2).sum(axis=2)) - x[:, 3:4]
-    axis = _tilted(*frame, x[:, 3], x[:, 4])[:, None]
+    axis = _tilted(frame, x[:, 3], x[:, 4])[:, None]
     along = (rel * axis).sum(axis=2)
     radial = np.sqrt(np.maximum((rel**2).sum(axis=2) - along**2, 0.0))
     radius = x[:, 5:6]
@@ -278,14 +287,14 @@ def refined(surface: Surface, points: np.ndarray) -> Surface:
     if surface.kind == "plane":
         return plane_fit(points)
 
-    frame = (surface.axis, *_frame(surface.axis))
+    frame = _tilt_frame(surface.axis)
 
     def residuals(x):  # x: (k, n) parameter sets -> (k, points) signed distances
         return _batch_distances(surface.kind, x, points, frame)
 
     try:
         x, _ = _least_squares(residuals, _parameters(surface), calls=400)
-        result = _surface_of(surface.kind, x, surface)
+        result = _surface_of(surface.kind, x, frame)
     except (ValueError, np.linalg.LinAlgError):
         result = surface
     result = canonical(result)

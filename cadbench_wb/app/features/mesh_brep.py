@@ -48,6 +48,7 @@ def rebuilt_solid(vertices: np.ndarray, triangles: np.ndarray, mesh_volume: floa
     edges: dict = {}
     faces = []
     geometries: dict = {}
+    areas = _areas(regions, vertices, triangles)
     for number, region in enumerate(regions):
         wires = []
         for loop in loops.get(number, []):
@@ -57,11 +58,10 @@ def rebuilt_solid(vertices: np.ndarray, triangles: np.ndarray, mesh_volume: floa
             ]
             wires.append(_wire(chain_edges, number))
         points = vertices[np.unique(triangles[region.triangles])]
-        area = float(mesh_segments.triangle_normals(vertices, triangles[region.triangles])[1].sum())
-        faces.append(_face(region.surface, wires, number, points, geometries, area))
+        faces.append(_face(region.surface, wires, number, points, geometries, areas[number]))
     solid = _unified(_sewn_solid(faces, tolerance))
     volume = solid.Volume
-    deflections, areas = _deflections(regions, vertices, triangles)
+    deflections = _deflections(regions, vertices, triangles)
     deflection = float(deflections.max(initial=0.0))
     # The facets cut the curved faces' chords: the volumes differ by at most each curved
     # region's area times its own deflection (twice that, and volume_rel of the volume for
@@ -84,18 +84,23 @@ def rebuilt_solid(vertices: np.ndarray, triangles: np.ndarray, mesh_volume: floa
     return solid, summary
 
 
-def _deflections(regions, vertices, triangles):
-    """(each region's deflection, each region's area): the deflection is the largest
-    distance of a facet's centre to the region's fitted surface (a chord's middle is where
-    it strays furthest, within 3/2), 0 on planes."""
-    deflections, areas = np.zeros(len(regions)), np.zeros(len(regions))
+def _areas(regions, vertices, triangles) -> np.ndarray:
+    """Each region's area: its triangles' (the sphere's face is chosen by it, the volume
+    check weighs each deflection by it)."""
+    _, facet_areas = mesh_segments.triangle_normals(vertices, triangles)
+    return np.array([float(facet_areas[region.triangles].sum()) for region in regions])
+
+
+def _deflections(regions, vertices, triangles) -> np.ndarray:
+    """Each region's deflection: the largest distance of a facet's centre to the region's
+    fitted surface (a chord's middle is where it strays furthest, within 3/2), 0 on
+    planes."""
+    deflections = np.zeros(len(regions))
     for number, region in enumerate(regions):
-        chosen = triangles[region.triangles]
-        areas[number] = float(mesh_segments.triangle_normals(vertices, chosen)[1].sum())
         if region.surface.kind != "plane":
-            centres = vertices[chosen].mean(axis=1)
+            centres = vertices[triangles[region.triangles]].mean(axis=1)
             deflections[number] = 1.5 * float(region.surface.distances(centres).max())
-    return deflections, areas
+    return deflections
 
 
 def _halves(regions, vertices, triangles):
@@ -274,7 +279,7 @@ def _bounded(geometry, wire, surface, area):
     return other if abs(other.Area - area) < abs(face.Area - area) else face
 
 
-def _face(surface, wires, region, points, geometries, area=0.0):
+def _face(surface, wires, region, points, geometries, area: float):
     import Part  # noqa: PLC0415
 
     if not wires:

@@ -10,8 +10,6 @@ from cadbench_wb.app import mesh_solid
 
 
 def _tessellated(shape, deflection: float) -> tuple[np.ndarray, np.ndarray]:
-    if mesh_solid.is_triangles(shape):
-        return shape.mesh
     vertices, triangles, offset = [], [], 0
     for solid in shape.Solids or [shape]:  # a patched shell (split_for_meshing) has none
         points, facets = solid.tessellate(deflection)
