@@ -255,6 +255,26 @@ def test_a_cone_is_a_chamfer_within_cone_chamfer_semi_deg(fc, part):
     assert counts == [0, 1, 1, 0]
 
 
+def test_a_chamfer_rim_within_coaxial_of_its_shaft_leads_to_that_shaft(fc, part):
+    """A neck of radius 15 on a shaft of 20, its end chamfered 1 mm by a cone whose rim
+    stands proud of the neck by half the coaxial tolerance (a solid rebuilt from triangles
+    leaves it so): the rim's radius is measured about the cone's axis, which may lie that far
+    off the neck's, so the chamfer leads to the neck (1 x 1), not to the shaft beyond (6 x 6,
+    read before on FreeCAD 1.0's turned_shaft STL)."""
+    v = fc.Vector
+    found = []
+    for proud in (0.0, 0.5):
+        base = part.makeCylinder(20, 100)
+        neck = part.makeCylinder(15, 49, v(0, 0, 100))
+        size = base.fuse(neck).BoundBox.DiagonalLength
+        step = proud * (RECOGNITION["coaxial_rel"] * size + RECOGNITION["noise_mm"])
+        cone = part.makeCone(15 + step, 14, 1, v(0, 0, 149))
+        solid = base.fuse(neck).fuse(cone).removeSplitter().Solids[0]
+        chamfers = of_type(solid, "chamfer")
+        found.append([round(d, 3) for c in chamfers for d in c["params"].values()])
+    assert found == [[1.0, 1.0], [1.0, 1.0]]
+
+
 def test_a_mouth_cone_is_a_countersink_from_countersink_min_ratio(fc, part):
     """A through bore of 6 whose top edge is sunk by a 90-degree cone of outer diameter
     0.98 and 1.02 x the ratio x 6."""

@@ -381,7 +381,11 @@ def _conical_chamfer(graph, info):
         for f in graph.faces
         if f.kind == "Cylinder"
         and not f.concave
-        and f.radius >= r1 - NOISE
+        # r1 is measured about the cone's axis, which may lie `coaxial` off the shaft's:
+        # a shaft that much narrower than the rim is still the one it leads to (on a solid
+        # rebuilt from triangles the rim stood 1.1e-6 mm proud of its 15 mm shaft, and the
+        # 20 mm shaft beyond made a 1 mm chamfer read 6 x 6).
+        and f.radius >= r1 - coaxial
         and same_line(f.origin, f.axis, info.origin, info.axis, coaxial)
     ]
     if shafts:
