@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.metrics import mesh_segments, surface_fitting
+from cadbench_wb.metrics import mesh_segments, surface_fitting, surface_snapping
 
 SETTINGS = standard.MESH_FEATURES
 
@@ -42,6 +42,9 @@ def rebuilt_solid(vertices: np.ndarray, triangles: np.ndarray, mesh_volume: floa
         loops = mesh_segments.boundary_loops(triangles, labels)
     except mesh_segments.SegmentationFailed as failure:
         raise RebuildFailed(str(failure)) from None
+    # Edges are drawn through the boundary vertices: on the surfaces they bound, not off
+    # them by the STL's float32 rounding (a part delivered turned rebuilt no face before).
+    vertices = surface_snapping.snapped_vertices(vertices, triangles, regions)
     kinds: dict = {}
     for region in regions:
         kinds[region.surface.kind] = kinds.get(region.surface.kind, 0) + 1
