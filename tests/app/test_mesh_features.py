@@ -34,16 +34,6 @@ def built(tmp_path_factory, fc):
     return found
 
 
-# FreeCAD 1.0 (OCCT 7.8) tessellates these differently, and the faces rebuilt from its
-# triangles make a shell BRepCheck calls unorientable; ShapeFix orients it by turning holes'
-# halves inside out, which the volume check refuses: not applicable with that reason, never
-# a wrong solid nor a FAIL (issue 11 item 5). flange_bolt_circle's STLs (four of six holes
-# filled, +6163 mm3, before) rebuild on 1.0 as on 0.20 since the triangles are read as
-# delivered (app/mesh_solid.py) and the axis fits tilt in a frame; seen on FreeCAD 1.0.0 in
-# the Debian 13 chroot.
-REFUSED_ON_1_0 = {("fillet_block", 0.1)}
-
-
 @pytest.mark.parametrize("angular", [0.2, 0.1])
 @pytest.mark.parametrize("case_id", CASES)
 def test_the_references_own_stl_reads_every_feature(built, case_id, angular, tmp_path):
@@ -64,12 +54,6 @@ def test_the_references_own_stl_reads_every_feature(built, case_id, angular, tmp
     mesh.write(stl)
     result = score_files(case.reference_path, stl, {"only": ["features"]}, case=case)
     features = result["features"]
-    entry = result["verdicts"]["semanticMatch"]
-    if (case_id, angular) in REFUSED_ON_1_0 and int(result["freecadVersion"].split(".")[0]) >= 1:
-        assert features["mesh"]["rebuilt"] is False
-        assert features["mesh"]["reason"].startswith("the rebuilt solid's volume "), features
-        assert result["semanticMatch"] is None and entry["applicable"] is False
-        return
     assert features["mesh"]["rebuilt"] is True, features["mesh"]
     # The target is what recognition finds on the reference: every one matched exactly.
     assert result["semanticMatch"] == 1.0, (features["missing"], features["extra"])
@@ -108,9 +92,6 @@ def test_the_references_own_stl_turned_reads_every_feature(built, case_id, angul
     mesh.write(stl)
     result = score_files(case.reference_path, stl, {"only": ["features"]}, case=case)
     features = result["features"]
-    if (case_id, angular) in REFUSED_ON_1_0 and int(result["freecadVersion"].split(".")[0]) >= 1:
-        assert result["semanticMatch"] is None or result["semanticMatch"] == 1.0, features
-        return
     assert features["mesh"]["rebuilt"] is True, features["mesh"]
     assert result["semanticMatch"] == 1.0, (features["missing"], features["extra"])
     assert all(pair["credit"] == 1.0 for pair in features["matched"])
