@@ -53,12 +53,15 @@ def rebuilt_solid(vertices: np.ndarray, triangles: np.ndarray, mesh_volume: floa
         wires = []
         for loop in loops.get(number, []):
             chain_edges = [
-                _edge(chain, number, vertices, tolerance, edges)
+                _edge(piece, number, vertices, tolerance, edges)
                 for chain in mesh_segments.chains_of(loop)
+                for piece in mesh_segments.split_at_corners(chain, vertices, SETTINGS["seed_deg"])
             ]
             wires.append(_wire(chain_edges, number))
         points = vertices[np.unique(triangles[region.triangles])]
-        faces.append(_face(region.surface, wires, number, points, geometries, areas[number]))
+        faces.append(
+            _face(region.surface, wires, number, points, geometries, areas[number], tolerance)
+        )
     solid = _unified(_sewn_solid(faces, tolerance))
     volume = solid.Volume
     deflections = _deflections(regions, vertices, triangles)
@@ -263,23 +266,40 @@ def _sphere(surface, points):
     return geometry
 
 
-def _bounded(geometry, wire, surface, area):
+def _bounded(geometry, wire, surface, area, tolerance):
     """The face a wire bounds on a curved geometry. On a sphere a wire bounds two faces,
     the wire's direction choosing; OCCT 7.8 (FreeCAD 1.0) took the complement of a quarter
     ball's face where 7.6 did not, so of the two the one nearer the area of the region's
     triangles is kept."""
     import Part  # noqa: PLC0415
 
-    face = Part.Face(geometry, wire)
-    face.fix(1e-7, 1e-7, 1e-4)
+    face = _fixed_face(geometry, wire, tolerance)
     if surface.kind != "sphere":
         return face
-    other = Part.Face(geometry, wire.reversed())
-    other.fix(1e-7, 1e-7, 1e-4)
+    other = _fixed_face(geometry, wire.reversed(), tolerance)
     return other if abs(other.Area - area) < abs(face.Area - area) else face
 
 
-def _face(surface, wires, region, points, geometries, area: float):
+def _fixed_face(geometry, wire, tolerance):
+    """The face a wire bounds on a geometry, as ShapeFix mends it: at 1e-7 first, then, if
+    that leaves it invalid, at the fit tolerance. A drill point's half cone is bounded by
+    the rim and two lines meeting at the apex, which OCCT closes in the surface's
+    parameters by a degenerate edge only where the wire's apex is within the fix's
+    precision of the cone's, and a fitted apex lies within the fit tolerance of the mesh's
+    vertex (NIST CTC-01's drill points: invalid mended at 1e-7, valid at 1e-5). Faces
+    valid at 1e-7 are left as they were."""
+    import Part  # noqa: PLC0415
+
+    face = Part.Face(geometry, wire)
+    face.fix(1e-7, 1e-7, 1e-4)
+    if face.isValid():
+        return face
+    mended = Part.Face(geometry, wire)
+    mended.fix(tolerance, tolerance, 10 * tolerance)
+    return mended if mended.isValid() else face
+
+
+def _face(surface, wires, region, points, geometries, area: float, tolerance: float):
     import Part  # noqa: PLC0415
 
     if not wires:
@@ -295,7 +315,7 @@ def _face(surface, wires, region, points, geometries, area: float):
             if face.ShapeType != "Face":
                 face = face.Faces[0]
         else:
-            single = [_bounded(geometry, wire, surface, area) for wire in wires]
+            single = [_bounded(geometry, wire, surface, area, tolerance) for wire in wires]
             outer = max(range(len(wires)), key=lambda k: single[k].Area)
             face = single[outer]
             inner = [w for k, w in enumerate(wires) if k != outer]
