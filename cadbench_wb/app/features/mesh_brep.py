@@ -271,7 +271,6 @@ def _bounded(geometry, wire, surface, area, tolerance):
     the wire's direction choosing; OCCT 7.8 (FreeCAD 1.0) took the complement of a quarter
     ball's face where 7.6 did not, so of the two the one nearer the area of the region's
     triangles is kept."""
-    import Part  # noqa: PLC0415
 
     face = _fixed_face(geometry, wire, tolerance)
     if surface.kind != "sphere":
