@@ -53,14 +53,16 @@ def _kinds(solid) -> dict:
 
 
 @pytest.mark.slow
-def test_nist_ftc_06s_own_tessellation_rebuilds_and_reads_the_steps_features(part):
+def test_nist_ftc_06s_own_stl_rebuilds_and_reads_the_steps_features(part, tmp_path):
     """FTC-06: drill points (cones ending in their apex), a hemispherical pocket and a
-    dome beyond a hemisphere, whose faces would not close before (an open shell). The
-    tessellation as MeshPart gives it (the STL file's reordered vertices still fail: the
-    dome's face comes out as its cap, README)."""
+    dome beyond a hemisphere, whose faces would not close before (an open shell), or came
+    out as their complements (the volume check refused them). The tessellation as MeshPart
+    gives it, and its STL file scored against the STEP (the reader orders the vertices
+    otherwise, and the alignment turns them)."""
     import MeshPart
 
     from cadbench_wb.app.features import mesh_brep, recognition, stage
+    from cadbench_wb.app.scoring import score_files
     from cadbench_wb.metrics import feature_matching
 
     solid = part.read(os.path.join(NIST, "nist_ftc_06_asme1_rd.stp")).Solids[0]
@@ -90,3 +92,13 @@ def test_nist_ftc_06s_own_tessellation_rebuilds_and_reads_the_steps_features(par
         stage.settings_for(solid.BoundBox.DiagonalLength),
     )
     assert matched["value"] == 1.0, (matched["missing"], matched["extra"])
+    stl = str(tmp_path / "ftc_06.stl")
+    mesh.write(stl)
+    result = score_files(
+        os.path.join(NIST, "nist_ftc_06_asme1_rd.stp"), stl, {"only": ["features"]}
+    )
+    assert result["features"]["mesh"]["rebuilt"] is True, result["features"]["mesh"]
+    assert result["semanticMatch"] == 1.0, (
+        result["features"]["missing"],
+        result["features"]["extra"],
+    )

@@ -320,10 +320,12 @@ def _sphere(surface, points):
 def _bounded(geometry, wire, surface, inside, area, tolerance):
     """The face a wire bounds on a curved geometry. On a sphere a wire bounds two faces,
     the wire's direction choosing; OCCT 7.8 (FreeCAD 1.0) took the complement of a quarter
-    ball's face where 7.6 did not, so of the two the one nearer a vertex inside the region
-    (_inside) is kept, or without one the one nearer the region's area. Not by area alone:
-    a hemisphere's two faces have the same area, and the wrong one made a ball of NIST
-    FTC-06's pocket (+8580 mm3, seen with its STL turned by 0.01 rad)."""
+    ball's face where 7.6 did not. The face kept is one that holds a vertex inside the
+    region (_inside; within the fit tolerance, as every vertex of the region lies), tried
+    on the wire both ways, then on fresh copies of it; without such a vertex, the one
+    nearer the region's area. Not by area alone: a hemisphere's two faces have the same
+    area, and NIST FTC-06's STL had its pocket made a ball (+8580 mm3) and its dome of
+    82 % of a ball its 18 % cap (-16758 mm3) whichever way its wire ran."""
     import Part  # noqa: PLC0415
 
     face = _fixed_face(geometry, wire, tolerance)
@@ -333,7 +335,16 @@ def _bounded(geometry, wire, surface, inside, area, tolerance):
     if inside is None:
         return other if abs(other.Area - area) < abs(face.Area - area) else face
     point = Part.Vertex(_vector(inside))
-    return other if other.distToShape(point)[0] < face.distToShape(point)[0] else face
+    chosen = other if other.distToShape(point)[0] < face.distToShape(point)[0] else face
+    if chosen.distToShape(point)[0] <= tolerance:
+        return chosen
+    for fresh in (wire.copy(), wire.copy().reversed()):
+        # ShapeFix edits the edges it is given (their pcurves on this sphere), so a second
+        # try on the same wire repeats the first: a copy is bounded afresh (sewn later).
+        candidate = _fixed_face(geometry, fresh, tolerance)
+        if candidate.isValid() and candidate.distToShape(point)[0] <= tolerance:
+            return candidate
+    return chosen
 
 
 def _fixed_face(geometry, wire, tolerance):
