@@ -484,3 +484,37 @@ def chains_of(loop: list) -> list[Chain]:
         vertices = [loop[(begin + i) % count][0] for i in range(span + 1)]
         chains.append(Chain((None, loop[begin][1]), vertices, False))
     return chains
+
+
+def split_at_corners(chain: Chain, vertices: np.ndarray, corner_deg: float) -> list[Chain]:
+    """The chain cut at its corners: vertices where the polyline turns by more than
+    corner_deg (a tessellated curve turns by at most its angular deflection from one
+    segment to the next; seed_deg bounds that). Between the two halves of a drill point's
+    cone the chain runs rim, apex, rim: one B-spline through that kink made the half's
+    face a self-intersecting wire (NIST CTC-01, and a 6.35 mm drill's own STL); cut at the
+    apex it is the two lines it is."""
+    points = vertices[chain.vertices]
+    ring = np.vstack([points, points[:1]]) if chain.closed else points
+    steps = np.diff(ring, axis=0)
+    lengths = np.linalg.norm(steps, axis=1)
+    units = steps / np.maximum(lengths, surface_fitting.TINY)[:, None]
+    if chain.closed:
+        cosines = np.einsum("ij,ij->i", units, np.roll(units, 1, axis=0))
+        corners = np.flatnonzero(cosines < math.cos(math.radians(corner_deg)))
+    else:
+        cosines = np.einsum("ij,ij->i", units[1:], units[:-1])
+        corners = np.flatnonzero(cosines < math.cos(math.radians(corner_deg))) + 1
+    if len(corners) == 0:
+        return [chain]
+    count = len(chain.vertices)
+    if chain.closed:
+        # Each piece runs from one corner to the next, both included.
+        pieces = []
+        for k, begin in enumerate(corners):
+            end = corners[(k + 1) % len(corners)]
+            span = (end - begin) % count or count
+            pieces.append([chain.vertices[(begin + i) % count] for i in range(span + 1)])
+    else:
+        cuts = [0, *corners.tolist(), count - 1]
+        pieces = [chain.vertices[a : b + 1] for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+    return [Chain(chain.regions, piece, False) for piece in pieces]

@@ -42,3 +42,37 @@ def test_a_quarter_ball_across_the_seam_and_round_the_pole_rebuilds(fc, turned_d
     allowed = solid.Area * summary["fitTolerance"]
     assert solid.Volume == pytest.approx(math.pi * RADIUS**3 / 3, abs=allowed)
     assert abs(mesh.Volume - math.pi * RADIUS**3 / 3) > 10 * allowed
+
+
+@pytest.mark.parametrize("margin_deg", [-1.0, 1.0])
+def test_a_caps_pole_moves_to_its_middle_once_every_side_pole_is_within_half_seed_deg(
+    fc, margin_deg
+):
+    # A cap round +z reaching polar angle theta: its seam goes opposite (-z) and its pole
+    # square to that, on the equator, 90 - theta from the cap's rim. The pole moves to the
+    # cap's middle (+z) when that is within seed_deg / 2 of a vertex (mesh_brep._sphere):
+    # a hemisphere's rim (NIST FTC-06's pocket) is on every side pole.
+    from cadbench_wb import standard
+    from cadbench_wb.app.features import mesh_brep
+    from cadbench_wb.metrics import surface_fitting
+
+    theta = math.radians(90.0 - standard.MESH_FEATURES["seed_deg"] / 2 + margin_deg)
+    azimuths = np.radians(np.arange(0.0, 360.0, 1.0))
+    rings = [np.array([0.0, 0.0, 1.0])[None]]
+    for polar in np.linspace(theta / 4, theta, 4):
+        rings.append(
+            np.column_stack(
+                [
+                    np.sin(polar) * np.cos(azimuths),
+                    np.sin(polar) * np.sin(azimuths),
+                    np.full_like(azimuths, np.cos(polar)),
+                ]
+            )
+        )
+    points = RADIUS * np.vstack(rings)
+    surface = surface_fitting.Surface("sphere", np.zeros(3), np.array([0.0, 0, 1]), RADIUS)
+    pole = np.array(tuple(mesh_brep._sphere(surface, points).Axis))
+    if margin_deg > 0:  # every side pole within seed_deg / 2 of the rim: moved to +z
+        assert pole @ np.array([0.0, 0, 1]) == pytest.approx(1.0, abs=1e-9)
+    else:  # the best side pole is further: it stays on the equator
+        assert abs(pole @ np.array([0.0, 0, 1])) < 1e-9

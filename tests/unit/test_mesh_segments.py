@@ -120,3 +120,29 @@ def test_max_failed_seeds_is_the_last_count_that_still_segments():
     assert len(regions) == 5 * allowed + 5  # each bump's 5 faces, caps, bottom, two ends
     with pytest.raises(mesh_segments.SegmentationFailed, match=f"^{allowed + 1} seeds"):
         _regions(_bumps(allowed + 1))
+
+
+@pytest.mark.parametrize("closed", [False, True])
+def test_a_chain_is_cut_where_it_turns_by_more_than_seed_deg_and_not_below(closed):
+    # A polyline of unit steps along x that turns by just under, then just over, seed_deg
+    # (the widest bend between facets of one curved face, and so between two segments of a
+    # tessellated curve): only the second turn is a corner.
+    seed = standard.MESH_FEATURES["seed_deg"]
+    headings = [0.0, 0.0, seed - 0.5, seed - 0.5, 2 * seed, 2 * seed]
+    points = [np.zeros(3)]
+    for heading in headings:
+        step = np.array([math.cos(math.radians(heading)), math.sin(math.radians(heading)), 0])
+        points.append(points[-1] + step)
+    vertices = np.array(points)
+    # Closed, the chain also runs from the last vertex back to the first.
+    chain = mesh_segments.Chain((0, 1), list(range(len(vertices))), closed)
+    pieces = mesh_segments.split_at_corners(chain, vertices, seed)
+    if not closed:
+        # Turns: 0, seed - 0.5 at vertex 2 (kept), 0, seed + 0.5 at vertex 4 (cut), 0.
+        assert [p.vertices for p in pieces] == [[0, 1, 2, 3, 4], [4, 5, 6]]
+    else:
+        # Vertex 4 is a corner, vertex 2 is not; each piece starts where another ends.
+        starts = [p.vertices[0] for p in pieces]
+        assert 4 in starts and 2 not in starts
+        assert sorted(starts) == sorted(p.vertices[-1] for p in pieces)
+    assert all(not p.closed for p in pieces)

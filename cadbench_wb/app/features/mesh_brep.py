@@ -37,7 +37,8 @@ def rebuilt_solid(vertices: np.ndarray, triangles: np.ndarray, mesh_volume: floa
     tolerance = fit_tolerance(vertices)
     try:
         regions = mesh_segments.regions_of(vertices, triangles, tolerance, SETTINGS)
-        regions = mesh_segments.connected_regions(_halves(regions, vertices, triangles), triangles)
+        halves = _halves(regions, vertices, triangles, tolerance)
+        regions = mesh_segments.connected_regions(halves, triangles)
         labels = mesh_segments.triangle_labels(regions, len(triangles))
         loops = mesh_segments.boundary_loops(triangles, labels)
     except mesh_segments.SegmentationFailed as failure:
@@ -56,12 +57,25 @@ def rebuilt_solid(vertices: np.ndarray, triangles: np.ndarray, mesh_volume: floa
         wires = []
         for loop in loops.get(number, []):
             chain_edges = [
-                _edge(chain, number, vertices, tolerance, edges)
+                _edge(piece, number, vertices, tolerance, edges)
                 for chain in mesh_segments.chains_of(loop)
+                for piece in mesh_segments.split_at_corners(chain, vertices, SETTINGS["seed_deg"])
             ]
             wires.append(_wire(chain_edges, number))
-        points = vertices[np.unique(triangles[region.triangles])]
-        faces.append(_face(region.surface, wires, number, points, geometries, areas[number]))
+        used = np.unique(triangles[region.triangles])
+        inside = _inside(region.surface, used, loops.get(number, []), vertices)
+        faces.append(
+            _face(
+                region.surface,
+                wires,
+                number,
+                vertices[used],
+                geometries,
+                inside,
+                areas[number],
+                tolerance,
+            )
+        )
     solid = _unified(_sewn_solid(faces, tolerance))
     volume = solid.Volume
     deflections = _deflections(regions, vertices, triangles)
@@ -88,10 +102,24 @@ def rebuilt_solid(vertices: np.ndarray, triangles: np.ndarray, mesh_volume: floa
 
 
 def _areas(regions, vertices, triangles) -> np.ndarray:
-    """Each region's area: its triangles' (the sphere's face is chosen by it, the volume
-    check weighs each deflection by it)."""
+    """Each region's area: its triangles' (the volume check weighs each deflection by it)."""
     _, facet_areas = mesh_segments.triangle_normals(vertices, triangles)
     return np.array([float(facet_areas[region.triangles].sum()) for region in regions])
+
+
+def _inside(surface, used, loops, vertices):
+    """A mesh vertex well inside a sphere region, or None: of the region's vertices off its
+    boundary, the one nearest the direction of their mean from the centre (a hemisphere's
+    pole). It lies on the region's face and a triangle or more away from the other face its
+    wire bounds on the sphere (_bounded)."""
+    if surface.kind != "sphere":
+        return None
+    boundary = [vertex for loop in loops for vertex, _ in loop]
+    interior = np.setdiff1d(used, np.array(boundary, dtype=used.dtype))
+    if len(interior) == 0:
+        return None
+    directions = vertices[interior] - surface.origin
+    return vertices[interior[int(np.argmax(directions @ directions.mean(axis=0)))]]
 
 
 def _deflections(regions, vertices, triangles) -> np.ndarray:
@@ -106,13 +134,18 @@ def _deflections(regions, vertices, triangles) -> np.ndarray:
     return deflections
 
 
-def _halves(regions, vertices, triangles):
+def _halves(regions, vertices, triangles, tolerance):
     """Regions that go round their axis (no gap of a quarter turn in their triangles'
-    azimuths) split into two halves on the same surface."""
+    azimuths) split into two halves on the same surface; not a cone that holds its apex
+    (a drill point): its halves would meet at the apex, where OCCT bounds neither half
+    without mending that split their edges (NIST FTC-06), while the whole cone bounded by
+    its rim alone gets its seam and its degenerate apex edge from ShapeFix."""
     found = []
     for region in regions:
         surface = region.surface
-        if surface.kind not in ("cylinder", "cone", "torus"):
+        if surface.kind not in ("cylinder", "cone", "torus") or _holds_apex(
+            region, vertices, triangles, tolerance
+        ):
             found.append(region)
             continue
         centres = vertices[triangles[region.triangles]].mean(axis=1) - surface.origin
@@ -128,6 +161,18 @@ def _halves(regions, vertices, triangles):
             if side.any():
                 found.append(mesh_segments.Region(region.triangles[side], surface))
     return found
+
+
+def _holds_apex(region, vertices, triangles, tolerance) -> bool:
+    """Whether a cone region has a mesh vertex on its axis (within the fit tolerance): the
+    tessellation's vertex at the apex."""
+    surface = region.surface
+    if surface.kind != "cone":
+        return False
+    points = vertices[np.unique(triangles[region.triangles])] - surface.origin
+    along = points @ surface.axis
+    radial = np.linalg.norm(points - np.outer(along, surface.axis), axis=1)
+    return bool(radial.min() <= tolerance)
 
 
 def _edge(chain, region, vertices, tolerance, cache):
@@ -258,7 +303,16 @@ def _sphere(surface, points):
     first, second = surface_fitting._frame(seam)
     turns = np.linspace(0.0, math.pi, 180, endpoint=False)
     poles = np.outer(np.cos(turns), first) + np.outer(np.sin(turns), second)
-    pole = poles[int(np.argmin(np.abs(directions @ poles.T).max(axis=0)))]
+    nearness = np.abs(directions @ poles.T).max(axis=0)
+    pole = poles[int(np.argmin(nearness))]
+    if float(nearness.min()) >= math.cos(math.radians(SETTINGS["seed_deg"] / 2)):
+        # Every direction square to the seam's is within half a facet's bend of a vertex
+        # (seed_deg bounds the bend): on or inside the region, as on a hemispherical
+        # pocket's rim (NIST FTC-06), where a pole had ShapeFix split the rim edge (1.3 mm
+        # off, an open shell). The pole goes to the middle instead, and the face round it
+        # gets its seam and its degenerate edge. A quarter ball's best pole is 45 degrees
+        # from its nearest vertex and stays where it was.
+        pole, seam = surface_fitting._unit(middle), first
     frame = FreeCAD.Rotation(_vector(seam), _vector(np.cross(pole, seam)), _vector(pole), "ZXY")
     geometry = Part.Sphere()
     geometry.Radius = surface.radius
@@ -266,25 +320,57 @@ def _sphere(surface, points):
     return geometry
 
 
-def _bounded(geometry, wire, surface, area):
+def _bounded(geometry, wire, surface, inside, area, tolerance):
     """The face a wire bounds on a curved geometry. On a sphere or a torus (closed both
     ways) a wire bounds two faces, the wire's direction choosing; OCCT 7.8 (FreeCAD 1.0)
     took the complement of a quarter ball's face, and of half a fillet's torus band (860
-    mm2 for 117: turned_shaft delivered turned), where 7.6 did not, so of the two the one
-    nearer the area of the region's triangles is kept."""
+    mm2 for 117: turned_shaft delivered turned), where 7.6 did not. The face kept is one that holds a vertex inside the
+    region (_inside; within the fit tolerance, as every vertex of the region lies), tried
+    on the wire both ways, then on fresh copies of it; without such a vertex, the one
+    nearer the region's area. Not by area alone: a hemisphere's two faces have the same
+    area, and NIST FTC-06's STL had its pocket made a ball (+8580 mm3) and its dome of
+    82 % of a ball its 18 % cap (-16758 mm3) whichever way its wire ran."""
+    import Part  # noqa: PLC0415
+
+    face = _fixed_face(geometry, wire, tolerance)
+    if surface.kind not in ("sphere", "torus"):
+        return face
+    other = _fixed_face(geometry, wire.reversed(), tolerance)
+    if inside is None:
+        return other if abs(other.Area - area) < abs(face.Area - area) else face
+    point = Part.Vertex(_vector(inside))
+    chosen = other if other.distToShape(point)[0] < face.distToShape(point)[0] else face
+    if chosen.distToShape(point)[0] <= tolerance:
+        return chosen
+    for fresh in (wire.copy(), wire.copy().reversed()):
+        # ShapeFix edits the edges it is given (their pcurves on this sphere), so a second
+        # try on the same wire repeats the first: a copy is bounded afresh (sewn later).
+        candidate = _fixed_face(geometry, fresh, tolerance)
+        if candidate.isValid() and candidate.distToShape(point)[0] <= tolerance:
+            return candidate
+    return chosen
+
+
+def _fixed_face(geometry, wire, tolerance):
+    """The face a wire bounds on a geometry, as ShapeFix mends it: at 1e-7 first, then, if
+    that leaves it invalid, at the fit tolerance. A drill point's half cone is bounded by
+    the rim and two lines meeting at the apex, which OCCT closes in the surface's
+    parameters by a degenerate edge only where the wire's apex is within the fix's
+    precision of the cone's, and a fitted apex lies within the fit tolerance of the mesh's
+    vertex (NIST CTC-01's drill points: invalid mended at 1e-7, valid at 1e-5). Faces
+    valid at 1e-7 are left as they were."""
     import Part  # noqa: PLC0415
 
     face = Part.Face(geometry, wire)
     face.fix(1e-7, 1e-7, 1e-4)
-    if surface.kind not in ("sphere", "torus"):  # a torus is closed both ways: the same
+    if face.isValid():
         return face
-    other = Part.Face(geometry, wire.reversed())
-    other.fix(1e-7, 1e-7, 1e-4)
-    return other if abs(other.Area - area) < abs(face.Area - area) else face
+    mended = Part.Face(geometry, wire)
+    mended.fix(tolerance, tolerance, 10 * tolerance)
+    return mended if mended.isValid() else face
 
 
-def _face(surface, wires, region, points, geometries, area: float):
-    import Part  # noqa: PLC0415
+def _face(surface, wires, region, points, geometries, inside, area, tolerance):
 
     if not wires:
         raise RebuildFailed(f"region {region} has no boundary (a closed {surface.kind})")
@@ -294,12 +380,9 @@ def _face(surface, wires, region, points, geometries, area: float):
         if id(surface) not in geometries:
             geometries[id(surface)] = _geometry(surface, points)
         geometry = geometries[id(surface)]
-        if surface.kind == "plane":
-            face = Part.makeFace(wires, "Part::FaceMakerBullseye")
-            if face.ShapeType != "Face":
-                face = face.Faces[0]
-        else:
-            single = [_bounded(geometry, wire, surface, area) for wire in wires]
+        face = _planar_face(wires) if surface.kind == "plane" else None
+        if face is None:
+            single = [_bounded(geometry, wire, surface, inside, area, tolerance) for wire in wires]
             outer = max(range(len(wires)), key=lambda k: single[k].Area)
             face = single[outer]
             inner = [w for k, w in enumerate(wires) if k != outer]
@@ -310,6 +393,22 @@ def _face(surface, wires, region, points, geometries, area: float):
     if not face.isValid() or face.Area <= 0:
         raise RebuildFailed(f"the face on region {region}'s fitted {surface.kind} is invalid")
     return face
+
+
+def _planar_face(wires):
+    """The face Part's FaceMakerBullseye makes of a plane region's wires, or None where it
+    finds them not coplanar: vertices moved into the reference frame lie off their plane
+    by float rounding (4e-6 mm on NIST FTC-06's STL), and the face is then bounded on the
+    fitted plane as a curved face is on its surface."""
+    import Part  # noqa: PLC0415
+
+    try:
+        face = Part.makeFace(wires, "Part::FaceMakerBullseye")
+    except Exception as exc:  # FreeCAD raises it as a Base.FreeCADError
+        if "not coplanar" in str(exc):
+            return None
+        raise
+    return face if face.ShapeType == "Face" else face.Faces[0]
 
 
 def _unified(solid):
