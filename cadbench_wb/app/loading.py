@@ -11,8 +11,7 @@ import tempfile
 import numpy as np
 
 from cadbench_wb import memory_use, standard
-from cadbench_wb.app import fcstd_shapes, mesh_solid
-from cadbench_wb.app.shape import solid_union
+from cadbench_wb.app import fcstd_shapes
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
 from cadbench_wb.freecad_env import import_freecad
 from cadbench_wb.inputs import checks as input_checks
@@ -40,6 +39,9 @@ class LoadedModel:
     # STL/OBJ only: the triangles as delivered, (vertices (n, 3), triangles (m, 3)), from
     # which app/mesh_candidate.py rebuilds an analytic B-rep for the B-rep-only figures.
     mesh: tuple | None = None
+    # The exact volume of each delivered solid, in file order (B-rep files: what the checks
+    # measured, and what app/reference_facts.py keeps for the next scoring of the file).
+    solid_volumes: list | None = None
 
     def summary(self) -> dict:
         found = {
@@ -56,15 +58,19 @@ class LoadedModel:
         return found
 
 
-def load_model(path: str, role: str = "candidate") -> LoadedModel:
+def load_model(path: str, role: str = "candidate", volumes=None) -> LoadedModel:
     """The scored solid of a reference or candidate file.
 
     A broken candidate raises DeliveryFailure (it is scored 0); a broken reference raises
     ReferenceInvalid (the benchmark's fault, reported loudly). A file that exhausts the
     process's memory limit is `memory`, whatever the reader called its failure.
+    volumes: the exact volume of each solid of this very file as these checks measured
+    them before (app/reference_facts.py): the file passed them, so BRepCheck and the
+    volumes are not run again (0.45 s of CPU on a threaded M8 bolt). Used only when there
+    is one per solid read.
     """
     try:
-        return _load(path)
+        return _load(path, volumes)
     except MemoryError:
         failure = DeliveryFailure("memory", memory_use.exhausted_detail(f"reading {path}"))
     except DeliveryFailure as caught:
@@ -78,7 +84,7 @@ def load_model(path: str, role: str = "candidate") -> LoadedModel:
     raise failure from None
 
 
-def _load(path: str) -> LoadedModel:
+def _load(path: str, known_volumes=None) -> LoadedModel:
     fmt = formats.checked_format(path)
     import_freecad()
     notes: list[str] = []
@@ -109,6 +115,33 @@ def _load(path: str) -> LoadedModel:
                 "no_solid", f"{path}: {edges} edge(s) (wires or curves) but no face or solid"
             )
         raise DeliveryFailure("empty_model", f"{path}: the file holds no geometry")
+    if known_volumes is not None and len(known_volumes) == len(solids):
+        volumes = [float(v) for v in known_volumes]
+    else:
+        volumes = checked_volumes(path, solids)
+    solid_volumes = list(volumes)
+    delivered = len(solids)
+    solids, volumes, dropped_notes = _without_degenerate(solids, volumes)
+    notes.extend(dropped_notes)
+    shape, union_notes = _one_shape(solids)
+    notes.extend(union_notes)
+    return LoadedModel(
+        path=path,
+        format=fmt,
+        shape=shape,
+        solids=delivered,
+        notes=notes,
+        volume=volumes[0] if len(solids) == 1 else None,
+        document_objects=objects,
+        scored_objects=scored,
+        solid_volumes=solid_volumes,
+    )
+
+
+def checked_volumes(path: str, solids) -> list[float]:
+    """The exact volume of each solid, once each has passed OpenCASCADE's BRepCheck, has a
+    positive volume and no self-intersecting face; else the DeliveryFailure that says
+    which solid fails which check."""
     volumes = []
     for index, solid in enumerate(solids):
         volume = solid.Volume if solid.isValid() else None
@@ -127,21 +160,7 @@ def _load(path: str) -> LoadedModel:
                 f"{path}: solid {index + 1} of {len(solids)} is self-intersecting ({crossing}):"
                 " its volume would count the overlap twice",
             )
-    delivered = len(solids)
-    solids, volumes, dropped_notes = _without_degenerate(solids, volumes)
-    notes.extend(dropped_notes)
-    shape, union_notes = _one_shape(solids)
-    notes.extend(union_notes)
-    return LoadedModel(
-        path=path,
-        format=fmt,
-        shape=shape,
-        solids=delivered,
-        notes=notes,
-        volume=volumes[0] if len(solids) == 1 else None,
-        document_objects=objects,
-        scored_objects=scored,
-    )
+    return volumes
 
 
 def scored_shape(path: str, role: str = "candidate"):
@@ -154,6 +173,8 @@ def scored_shape(path: str, role: str = "candidate"):
     measured) and meshes go through load_model."""
     fmt = formats.checked_format(path)
     if fmt == "fcstd" or fmt in formats.MESH_FORMATS:
+        from cadbench_wb.app import mesh_solid  # noqa: PLC0415 - see _mesh_model
+
         return mesh_solid.part_shape(load_model(path, role).shape)
     import_freecad()
     solids = _read_shape(path).Solids
@@ -306,6 +327,8 @@ def _one_shape(solids):
     or overlap (app/shape/solid_union.py), with the notes that say which."""
     if len(solids) == 1:
         return solids[0], []
+    from cadbench_wb.app.shape import solid_union  # noqa: PLC0415 - see _mesh_model
+
     try:
         return solid_union.united(solids)
     except solid_union.UnionFailed as failure:
@@ -314,8 +337,12 @@ def _one_shape(solids):
 
 def _mesh_model(path: str, fmt: str) -> LoadedModel:
     """The scored solid of a closed triangle mesh (STL/OBJ), checked on its triangles
-    (mesh_solid.checked_mesh), or a named failure."""
+    (mesh_solid.checked_mesh), or a named failure. The mesh modules are imported where a
+    mesh or a union is read, not with this module: the drawing child reads STEP and BREP
+    files through scored_shape, and scipy, which they bring in, cost it 0.2-0.35 s of CPU."""
     import Mesh  # noqa: PLC0415
+
+    from cadbench_wb.app import mesh_solid  # noqa: PLC0415
 
     try:
         with kernel_path(path) as readable:
@@ -351,6 +378,8 @@ def _has_slivers(vertices, triangles) -> bool:
     that edge's length) than the conversion's sewing tolerance (mesh_solid.SEWING_TOLERANCE_MM), where its planar face
     may collapse (a zero-area facet makes the polyhedron fail BRepCheck): only then does
     BRepCheck decide, on the B-rep."""
+    from cadbench_wb.app import mesh_solid  # noqa: PLC0415 - see _mesh_model
+
     a, b, c = (vertices[triangles[:, k]] for k in range(3))
     longest = np.max([np.linalg.norm(p - q, axis=1) for p, q in ((a, b), (b, c), (c, a))], axis=0)
     twice_area = np.linalg.norm(np.cross(b - a, c - a), axis=1)

@@ -10,7 +10,7 @@ dimensionRecall are measured here. The drawing stage then only collects them.
 
 Same inputs, same drawing: the child reads each model as this process did (loading.
 scored_shape: the reading of loading.load_model without its checks, made here already), and places the candidate with the alignment's rotation and translation (exact
-floats, pickled) by shape_fidelity.placed, as scoring did: the same shape, bit for bit. A
+floats, pickled) by placement.placed, as scoring did: the same shape, bit for bit. A
 BREP round trip of the placed shape is not: its location comes back a few 1e-16 off, enough
 to print R3.175 as R3.18 instead of R3.17. Then it runs the very functions the stage would
 run (stage._drawn, stage._store).
@@ -210,7 +210,7 @@ def serve(reply_fd: int) -> None:
 def _draw_job(job: str, stage, read: dict) -> bool:
     """Do one job; False for a read-only one (nobody waits for it)."""
     from cadbench_wb.app import loading  # noqa: PLC0415
-    from cadbench_wb.app.shape import fidelity as shape_fidelity  # noqa: PLC0415
+    from cadbench_wb.app.shape import placement  # noqa: PLC0415
 
     with open(os.path.join(job, "job.pickle"), "rb") as handle:
         order = pickle.load(handle)
@@ -224,7 +224,7 @@ def _draw_job(job: str, stage, read: dict) -> bool:
         read[key] = shape
         return False
     if order["placement"] is not None:
-        shape = shape_fidelity.placed(shape, *order["placement"])
+        shape = placement.placed(shape, *order["placement"])
     folder = os.path.join(job, "drawing")
     started = time.perf_counter()
     drawn = stage._drawn(shape, folder, order["case"], order["role"])

@@ -46,7 +46,7 @@ def squared_up(shape) -> tuple:
     edges miss the levels of a square view. Faces meant to be inclined stay as they are."""
     import numpy as np  # noqa: PLC0415
 
-    from cadbench_wb.app.shape import fidelity as shape_fidelity  # noqa: PLC0415
+    from cadbench_wb.app.shape import placement  # noqa: PLC0415
 
     pairs = []  # (weight, direction, the axis it is turned onto)
     limit = math.cos(math.radians(SQUARE_TOLERANCE_DEG))
@@ -78,7 +78,7 @@ def squared_up(shape) -> tuple:
         return shape, 0.0
     center = shape.BoundBox.Center
     c = np.array([center.x, center.y, center.z])
-    return shape_fidelity.placed(shape, rotation, c - rotation @ c), angle
+    return placement.placed(shape, rotation, c - rotation @ c), angle
 
 
 def _turn_onto(v, target):

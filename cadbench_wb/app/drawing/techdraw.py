@@ -133,12 +133,16 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     # TechDraw centres a view on the middle of the part's box seen along its direction:
     # one point for every axis-parallel view, read off the front and top views' vertices
     # (TechDraw.findCentroid takes seconds on a 270-face part: the box of a moved copy).
-    origin = view_origin(items["Front"], items["Top"], shape)
+    # View vertices read once for the origin and the first plan (until a recompute).
+    seen: dict = {}
+    origin = view_origin(items["Front"], items["Top"], shape, seen)
     if origin is None:
         origin = TechDraw.findCentroid(shape, items["Front"].Direction)
     origins = {name: origin for name in items}
     for name, (section, center) in _sections(doc, page, model, items, shape, guess, coarse).items():
         items[name], origins[name] = section, center
+    if not coarse:
+        seen.clear()  # sections may have been made and the page recomputed meanwhile
     cylinders = _cylinders(shape)
     scales = drawing_layout.SCALES
     # One step below the estimate is as small as a drawing goes to keep every default
@@ -151,9 +155,10 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
     scales = tuple(s for s in scales if s <= guess)
     for _attempt in range(len(scales)):
         views = [
-            view_geometry(name, items[name], shape, name in coarse, origins[name], cylinders)
+            view_geometry(name, items[name], shape, name in coarse, origins[name], cylinders, seen)
             for name in items
         ]
+        seen.clear()  # the recompute below may run hidden-line removal again
         candidates = drawing_plan.candidates_of([v for v in views if v.name != ISO])
         chosen = drawing_plan.chosen_dimensions(candidates, targets)
         sheet, plan = drawing_layout.sheet_layout(
@@ -323,17 +328,18 @@ def scale_text(scale: float) -> str:
 
 
 def view_geometry(
-    name, item, shape, coarse=False, origin=None, cylinders=None
+    name, item, shape, coarse=False, origin=None, cylinders=None, seen=None
 ) -> drawing_plan.ViewGeometry:
     """A view's lines, arcs, vertices and outline as TechDraw computed them, with the outer
     cylinders seen from the side (for diameters of turned parts). In a polygonal (coarse)
     view, curves are chains of short lines: only long horizontal and vertical lines count
-    as outline there, so a thread's zigzag gives no levels."""
+    as outline there, so a thread's zigzag gives no levels. seen: view vertices read since
+    the last recompute, by view name (view_vertices)."""
     import Part  # noqa: PLC0415
     import TechDraw  # noqa: PLC0415
 
     edges = _indexed(item.getEdgeByIndex)
-    vertices = [(i, (v.Point.x, v.Point.y)) for i, v in enumerate(_indexed(item.getVertexByIndex))]
+    vertices = list(enumerate(view_vertices(item, seen)))
     direction, x_dir = item.Direction, item.XDirection
     y_dir = direction.cross(x_dir)
     pictorial = name == ISO
@@ -381,24 +387,36 @@ def view_geometry(
     )
 
 
-def view_origin(front, top, shape):
+def view_vertices(item, seen: dict | None = None) -> list:
+    """(x, y) of each of the view's vertices; seen: those read since the last recompute, by
+    view name, where this view's are kept for the next reader."""
+    if seen is not None and item.Name in seen:
+        return seen[item.Name]
+    found = [(v.Point.x, v.Point.y) for v in _indexed(item.getVertexByIndex)]
+    if seen is not None:
+        seen[item.Name] = found
+    return found
+
+
+def view_origin(front, top, shape, seen: dict | None = None):
     """The model point the axis-parallel views are centred on, or None: a view vertex is a
     model vertex seen along the view, less the centre, so the offset that most pairs of
-    (model vertex, view vertex) share is the centre (front: x and z, top: y)."""
+    (model vertex, view vertex) share is the centre (front: x and z, top: y). seen: as
+    view_vertices takes it."""
     import FreeCAD  # noqa: PLC0415
     import numpy as np  # noqa: PLC0415
 
     model = np.array([(v.X, v.Y, v.Z) for v in shape.Vertexes])
     found = []
     for item, (across, up) in ((front, (0, 2)), (top, (0, 1))):
-        seen = np.array([(v.Point.x, v.Point.y) for v in _indexed(item.getVertexByIndex)])
+        seen_points = np.array(view_vertices(item, seen))
         if not len(model):
             return None
         x_sign = 1.0 if item.XDirection.x > 0 else -1.0
         y_dir = item.Direction.cross(item.XDirection)
         y_sign = 1.0 if (y_dir.z if up == 2 else y_dir.y) > 0 else -1.0
         projected = np.c_[model[:, across] * x_sign, model[:, up] * y_sign]
-        mine = drawing_origin.shared_offset(projected, seen)
+        mine = drawing_origin.shared_offset(projected, seen_points)
         if mine is None:
             return None  # no offset stands out (a symmetric part's few vertices)
         found.append((mine[0] * x_sign, mine[1] * y_sign))

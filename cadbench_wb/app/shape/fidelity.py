@@ -9,38 +9,9 @@ import numpy as np
 from cadbench_wb import standard
 from cadbench_wb.app import mesh_solid
 from cadbench_wb.app.shape import meshing, time_budget
+from cadbench_wb.app.shape.placement import placed  # noqa: F401 - its old home
 from cadbench_wb.app.threads import recognition as threads
 from cadbench_wb.metrics import crosscheck, sampling
-
-
-def placed(shape, rotation: np.ndarray, translation: np.ndarray):
-    """A copy of shape moved by x -> R x + t (a triangle mesh: its vertices moved)."""
-    import FreeCAD  # noqa: PLC0415
-
-    if mesh_solid.is_triangles(shape):
-        return shape.moved(rotation, translation)
-
-    m = FreeCAD.Matrix(
-        rotation[0, 0],
-        rotation[0, 1],
-        rotation[0, 2],
-        translation[0],
-        rotation[1, 0],
-        rotation[1, 1],
-        rotation[1, 2],
-        translation[1],
-        rotation[2, 0],
-        rotation[2, 1],
-        rotation[2, 2],
-        translation[2],
-        0,
-        0,
-        0,
-        1,
-    )
-    moved = shape.copy()
-    moved.transformShape(m)
-    return moved
 
 
 def exact_booleans(reference, candidate, fuzzy: float = 0.0, keep_shapes: bool = True) -> dict:
