@@ -152,7 +152,8 @@ def regions_of(vertices, triangles, tolerance: float, settings: dict) -> list[Re
         taken, surface = grown
         label[taken] = len(regions)
         regions.append(Region(np.concatenate([members[g] for g in taken]), surface))
-    facets = _unfitted_facets(label, neighbours, settings["facets_min"])
+    planes = _plane_regions(mesh, groups, owners, tolerance)
+    facets = _unfitted_facets(label, neighbours, settings["facets_min"], _plane_of(planes, groups))
     if facets:
         # Planar groups bent a little one against the next, many in a row, are the facets
         # of a curved face no fit took: rebuilt as planes, they would read as steps.
@@ -162,8 +163,14 @@ def regions_of(vertices, triangles, tolerance: float, settings: dict) -> list[Re
             f"cone, sphere or torus (the first near {where})"
         )
     regions = _joined_curved(regions, mesh, owners, tolerance, facet_cos)
-    regions += _plane_regions(mesh, groups, owners, tolerance)
-    return regions
+    return regions + planes
+
+
+def _plane_of(planes: list[Region], groups) -> dict:
+    """{planar group: the plane region it went to}."""
+    return {
+        int(g): k for k, region in enumerate(planes) for g in np.unique(groups[region.triangles])
+    }
 
 
 def _joined_curved(regions, mesh: _Groups, owners, tolerance, facet_cos) -> list[Region]:
@@ -261,8 +268,11 @@ def _group_plane(mesh: _Groups, group: int):
     return plane
 
 
-def _unfitted_facets(label, neighbours, smallest: int) -> list:
-    """Unassigned planar groups in runs of at least `smallest` joined by small bends."""
+def _unfitted_facets(label, neighbours, smallest: int, plane_of: dict) -> list:
+    """Unassigned planar groups in runs of at least `smallest` planes joined by small
+    bends. Counted in planes, not groups: the groups of one plane (split by float32
+    rounding on a part delivered turned: NIST FTC-08's, FTC-06's and FTC-09's STLs) are one
+    face, not facets of a curved face no fit took."""
     seen, found = set(), []
     for start in range(len(label)):
         if label[start] != -1 or start in seen:
@@ -276,7 +286,7 @@ def _unfitted_facets(label, neighbours, smallest: int) -> list:
                 if label[other] == -1 and other not in seen:
                     seen.add(other)
                     queue.append(other)
-        if len(run) >= smallest:
+        if len({plane_of[g] for g in run}) >= smallest:
             found += sorted(run)
     return found
 
