@@ -105,9 +105,11 @@ def test_nist_ftc_06s_own_stl_rebuilds_and_reads_the_steps_features(part, tmp_pa
 
 
 @pytest.mark.slow
-# Turned, an STL reads as it does as meshed (FTC-06: every feature; FTC-08: 0.994): before,
-# float32 rounding split its planes into groups a few facets wide, which were counted as
-# facets of a curved face no fit took (not applicable).
+# Turned, an STL reads at least as well as it does as meshed: before, float32 rounding split
+# its planes into groups a few facets wide, which were counted as facets of a curved face no
+# fit took (not applicable). The target is the STEP's own features: none missing, FTC-06
+# every one exactly; FTC-08 one breakthrough's size read short (0.994), and on FreeCAD 1.0
+# as meshed one concave fillet too many (0.982), which turned it does not read.
 @pytest.mark.parametrize("name", ["nist_ftc_06_asme1_rd.stp", "nist_ftc_08_asme1_rc.stp"])
 def test_a_nist_parts_own_stl_turned_reads_as_meshed(part, tmp_path, name):
     import FreeCAD
@@ -133,6 +135,10 @@ def test_a_nist_parts_own_stl_turned_reads_as_meshed(part, tmp_path, name):
         stl = str(tmp_path / f"{int(turned)}.stl")
         mesh.write(stl)
         result = score_files(path, stl, {"only": ["features"]})
-        assert result["features"]["mesh"]["rebuilt"] is True, result["features"]["mesh"]
+        features = result["features"]
+        assert features["mesh"]["rebuilt"] is True, features["mesh"]
+        assert features["missing"] == []
+        partial = [pair for pair in features["matched"] if pair["credit"] < 1]
+        assert len(partial) <= 1 and len(features["extra"]) <= 1, (partial, features["extra"])
         figures.append(result["semanticMatch"])
-    assert figures[1] == figures[0] and figures[0] >= 0.99
+    assert figures[1] >= figures[0]
