@@ -375,9 +375,9 @@ def _mesh_model(path: str, fmt: str) -> LoadedModel:
 
 def _has_slivers(vertices, triangles) -> bool:
     """Whether a facet is thinner (its height over its longest edge: twice its area over
-    that edge's length) than the conversion's sewing tolerance (mesh_solid.SEWING_TOLERANCE_MM), where its planar face
-    may collapse (a zero-area facet makes the polyhedron fail BRepCheck): only then does
-    BRepCheck decide, on the B-rep."""
+    that edge's length) than the conversion's sewing tolerance
+    (mesh_solid.SEWING_TOLERANCE_MM), where its planar face may collapse (a zero-area facet
+    makes the polyhedron fail BRepCheck): only then does BRepCheck decide, on the B-rep."""
     from cadbench_wb.app import mesh_solid  # noqa: PLC0415 - see _mesh_model
 
     a, b, c = (vertices[triangles[:, k]] for k in range(3))

@@ -205,17 +205,20 @@ def _joined_curved(regions, mesh: _Groups, owners, tolerance, facet_cos) -> list
         facets = np.concatenate([alive[first].triangles, alive[second].triangles])
         points = mesh.vertices[np.unique(mesh.triangles[facets])]
         surface = surface_fitting.refined(alive[first].surface, points)
-        centres = mesh.vertices[mesh.triangles[facets]].mean(axis=1)
-        along = np.abs(
-            np.einsum(
-                "ij,ij->i", surface_fitting.normals_at(surface, centres), mesh.normals[facets]
-            )
-        )
-        if surface.residual <= tolerance and along.min() >= facet_cos:
+        if surface.residual <= tolerance and _facets_along(mesh, facets, surface, facet_cos):
             alive[first] = Region(np.sort(facets), surface)
             del alive[second]
             into[second] = first
     return [alive[k] for k in sorted(alive)]
+
+
+def _facets_along(mesh: _Groups, facets, surface, facet_cos: float) -> bool:
+    """Whether every facet's normal is within facet_cos of the surface's at its centre."""
+    centres = mesh.vertices[mesh.triangles[facets]].mean(axis=1)
+    along = np.abs(
+        np.einsum("ij,ij->i", surface_fitting.normals_at(surface, centres), mesh.normals[facets])
+    )
+    return bool(along.min() >= facet_cos)
 
 
 def _plane_regions(mesh: _Groups, groups, owners, tolerance: float) -> list[Region]:
@@ -230,7 +233,7 @@ def _plane_regions(mesh: _Groups, groups, owners, tolerance: float) -> list[Regi
         if g1 != g2 and mesh.label[g1] == -1 and mesh.label[g2] == -1:
             touching[int(g1)].add(int(g2))
             touching[int(g2)].add(int(g1))
-    planes = {g: [g] for g in free}  # each plane named by its largest group: its groups
+    planes = {g: [g] for g in free}  # each plane, named by the group it began as: its groups
     surface = {g: _group_plane(mesh, g) for g in free}
     owner = {g: g for g in free}
     merged = True
@@ -318,11 +321,7 @@ def _grown_region(seeds, mesh: _Groups, tolerance: float, facet_cos: float):
     )
 
     def facets_along(facets, surface) -> bool:
-        centres = vertices[triangles[facets]].mean(axis=1)
-        along = np.abs(
-            np.einsum("ij,ij->i", surface_fitting.normals_at(surface, centres), normals[facets])
-        )
-        return bool(along.min() >= facet_cos)
+        return _facets_along(mesh, facets, surface, facet_cos)
 
     def lies_on(group, surface):
         distance = surface.distances(vertices[group_vertices[group]]).max()

@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.metrics import surface_fitting
+from cadbench_wb.metrics import mesh_segments, surface_fitting
 
 RECOGNITION = standard.FEATURES["recognition"]
 
@@ -33,9 +33,8 @@ def snapped_vertices(vertices: np.ndarray, triangles: np.ndarray, regions: list)
     closer than a tenth of the vertex's shortest mesh edge: a guard that keeps the facets
     as they were, not a tuned bound); other vertices are unchanged."""
     surfaces, surface_of_region = _distinct_surfaces(regions)
-    labels = np.full(len(triangles), -1)
-    for number, region in enumerate(regions):
-        labels[region.triangles] = surface_of_region[number]
+    regions_of = mesh_segments.triangle_labels(regions, len(triangles))
+    labels = np.where(regions_of >= 0, np.array(surface_of_region + [-1])[regions_of], -1)
     pairs = np.unique(
         np.column_stack([triangles.ravel(), np.repeat(labels, 3)]), axis=0
     )  # (vertex, surface), sorted by vertex
@@ -90,18 +89,16 @@ def _on_all(points: np.ndarray, surfaces: list) -> tuple[np.ndarray, np.ndarray]
     x = points.astype(float).copy()
     held = _crossing(x, surfaces)
     size = max(float(np.abs(points).max(initial=0.0)), 1.0)
-    for _ in range(_STEPS):
+    steps = 0
+    while True:
         distances, normals = _equations(x, surfaces, held)
         # Converged: on every held surface to float rounding of the coordinates.
         converged = np.abs(distances).max(axis=1) <= 1e-12 * size
-        if converged.all():
-            break
+        if converged.all() or steps == _STEPS:
+            return x, converged
         step = np.linalg.pinv(normals, rcond=1e-9) @ distances[:, :, None]  # (n, 3, 1)
         x -= step[:, :, 0]
-    else:
-        distances, _ = _equations(x, surfaces, held)
-        converged = np.abs(distances).max(axis=1) <= 1e-12 * size
-    return x, converged
+        steps += 1
 
 
 def _equations(x: np.ndarray, surfaces: list, held: np.ndarray) -> tuple:

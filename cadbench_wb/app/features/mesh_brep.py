@@ -324,10 +324,10 @@ def _bounded(geometry, wire, surface, inside, area, tolerance):
     """The face a wire bounds on a curved geometry. On a sphere or a torus (closed both
     ways) a wire bounds two faces, the wire's direction choosing; OCCT 7.8 (FreeCAD 1.0)
     took the complement of a quarter ball's face, and of half a fillet's torus band (860
-    mm2 for 117: turned_shaft delivered turned), where 7.6 did not. The face kept is one that holds a vertex inside the
-    region (_inside; within the fit tolerance, as every vertex of the region lies), tried
-    on the wire both ways, then on fresh copies of it; without such a vertex, the one
-    nearer the region's area. Not by area alone: a hemisphere's two faces have the same
+    mm2 for 117: turned_shaft delivered turned), where 7.6 did not. The face kept is one
+    that holds a vertex inside the region (_inside, spheres only; within the fit
+    tolerance, as every vertex of the region lies), tried on the wire both ways, then on
+    fresh copies of it; without such a vertex, the one nearer the region's area. Not by area alone: a hemisphere's two faces have the same
     area, and NIST FTC-06's STL had its pocket made a ball (+8580 mm3) and its dome of
     82 % of a ball its 18 % cap (-16758 mm3) whichever way its wire ran."""
     import Part  # noqa: PLC0415
@@ -371,7 +371,6 @@ def _fixed_face(geometry, wire, tolerance):
 
 
 def _face(surface, wires, region, points, geometries, inside, area, tolerance):
-
     if not wires:
         raise RebuildFailed(f"region {region} has no boundary (a closed {surface.kind})")
     try:
@@ -397,9 +396,10 @@ def _face(surface, wires, region, points, geometries, inside, area, tolerance):
 
 def _planar_face(wires):
     """The face Part's FaceMakerBullseye makes of a plane region's wires, or None where it
-    finds them not coplanar: vertices moved into the reference frame lie off their plane
-    by float rounding (4e-6 mm on NIST FTC-06's STL), and the face is then bounded on the
-    fitted plane as a curved face is on its surface."""
+    finds them not coplanar: a boundary vertex the snapping left where it was (not
+    converged, or too far to move; surface_snapping) lies off the plane by float rounding
+    (4e-6 mm; one of NIST FTC-06's 71 planes as meshed), and the face is then bounded on
+    the fitted plane as a curved face is on its surface."""
     import Part  # noqa: PLC0415
 
     try:
