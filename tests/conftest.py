@@ -120,6 +120,37 @@ def score_json(reference, candidate, *extra, env=None):
     return json.loads(out)
 
 
+def own_mesh(shape, angular=0.2, turned=False):
+    """MeshPart's tessellation of a shape as a part's own STL is made in these tests
+    (linear deflection 0.1 % of its diagonal, the angular deflection given), turned and
+    moved by one seeded pose when asked: delivered out of its modelling frame, the STL's
+    float32 coordinates then carry rounding off every plane."""
+    import FreeCAD
+    import MeshPart
+    import numpy as np
+    from scipy.spatial.transform import Rotation
+
+    mesh = MeshPart.meshFromShape(
+        Shape=shape,
+        LinearDeflection=0.001 * shape.BoundBox.DiagonalLength,
+        AngularDeflection=angular,
+        Relative=False,
+    )
+    if turned:
+        x, y, z, w = Rotation.random(random_state=1).as_quat()
+        shift = FreeCAD.Vector(*np.random.default_rng(1).uniform(-50, 50, 3))
+        mesh.transform(FreeCAD.Placement(shift, FreeCAD.Rotation(x, y, z, w)).toMatrix())
+    return mesh
+
+
+def mesh_arrays(mesh):
+    """(vertices (n, 3) float, triangles (m, 3) int64) of a FreeCAD mesh."""
+    import numpy as np
+
+    vertices = np.array([tuple(p) for p in mesh.Topology[0]], dtype=float)
+    return vertices, np.array(mesh.Topology[1], dtype=np.int64)
+
+
 def copy_package(target) -> str:
     """cadbench_wb/ and resources/ side by side in target, as a checkout holds them (for
     tests that change the package's own files); returns the package folder."""

@@ -4,7 +4,7 @@ until its B-rep vertices meet the reference's, so the exact booleans see shared 
 
 import os
 
-from conftest import ROOT
+from conftest import ROOT, own_mesh
 
 RING = os.path.join(ROOT, "cases", "nist_ftc_11", "nist_ftc_11_asme1_rb.stp")
 
@@ -30,20 +30,12 @@ def test_moved_nist_ring_is_turned_onto_its_seams_and_measured_exactly(fc, part)
 
 
 def _ring_stl_alignment(tmp_path, part):
-    import MeshPart
-
     from cadbench_wb.app import loading
     from cadbench_wb.app.shape import alignment
 
     ring = part.read(RING).Solids[0]
-    mesh = MeshPart.meshFromShape(
-        Shape=ring,
-        LinearDeflection=0.001 * ring.BoundBox.DiagonalLength,
-        AngularDeflection=0.2,
-        Relative=False,
-    )
     stl = str(tmp_path / "ring.stl")
-    mesh.write(stl)
+    own_mesh(ring).write(stl)
     return ring, alignment.align(ring, loading.load_model(stl).shape)
 
 

@@ -4,6 +4,7 @@ from the triangles (app/features/mesh_brep.py) reads every feature the reference
 two tessellations (MeshPart's angular deflection 0.2 and 0.1 rad, 0.1 % of the diagonal)."""
 
 import pytest
+from conftest import own_mesh
 from test_bundled_cases import fresh_copy
 
 # The bundled cases whose own STL rebuilds (threads and the NIST parts are slower; the
@@ -34,64 +35,26 @@ def built(tmp_path_factory, fc):
     return found
 
 
+@pytest.mark.parametrize("turned", [False, True])
 @pytest.mark.parametrize("angular", [0.2, 0.1])
 @pytest.mark.parametrize("case_id", CASES)
-def test_the_references_own_stl_reads_every_feature(built, case_id, angular, tmp_path):
-    import MeshPart
+def test_the_references_own_stl_reads_every_feature(built, case_id, angular, turned, tmp_path):
+    """As meshed, and delivered turned and moved (one seeded pose): float32 coordinates
+    then carry rounding off every plane (4e-6 mm on a 150 mm part), which left no planar
+    face buildable (OpenCASCADE wants wires coplanar to 1e-7 mm), split sliver facets off
+    their planes and a counterbore's wall into two fits before boundary vertices were moved
+    onto their surfaces (metrics/surface_snapping.py) and such pieces joined
+    (mesh_segments._plane_regions, _joined_curved)."""
     import Part
 
     from cadbench_wb.app.scoring import score_files
 
     case = built[case_id]
-    shape = Part.read(case.reference_path)
-    mesh = MeshPart.meshFromShape(
-        Shape=shape,
-        LinearDeflection=0.001 * shape.BoundBox.DiagonalLength,
-        AngularDeflection=angular,
-        Relative=False,
-    )
     stl = str(tmp_path / "own.stl")
-    mesh.write(stl)
+    own_mesh(Part.read(case.reference_path), angular, turned).write(stl)
     result = score_files(case.reference_path, stl, {"only": ["features"]}, case=case)
     features = result["features"]
     assert features["mesh"]["rebuilt"] is True, features["mesh"]
     # The target is what recognition finds on the reference: every one matched exactly.
-    assert result["semanticMatch"] == 1.0, (features["missing"], features["extra"])
-    assert all(pair["credit"] == 1.0 for pair in features["matched"])
-
-
-@pytest.mark.parametrize("angular", [0.2, 0.1])
-@pytest.mark.parametrize("case_id", CASES)
-def test_the_references_own_stl_turned_reads_every_feature(built, case_id, angular, tmp_path):
-    """The same STLs delivered turned and moved (one seeded pose): float32 coordinates then
-    carry rounding off every plane (4e-6 mm on a 150 mm part), which left no planar face
-    buildable (OpenCASCADE wants wires coplanar to 1e-7 mm), split sliver facets off their
-    planes and a counterbore's wall into two fits before boundary vertices were moved onto
-    their surfaces (metrics/surface_snapping.py) and such pieces joined
-    (mesh_segments._plane_regions, _joined_curved)."""
-    import FreeCAD
-    import MeshPart
-    import numpy as np
-    import Part
-    from scipy.spatial.transform import Rotation
-
-    from cadbench_wb.app.scoring import score_files
-
-    case = built[case_id]
-    shape = Part.read(case.reference_path)
-    mesh = MeshPart.meshFromShape(
-        Shape=shape,
-        LinearDeflection=0.001 * shape.BoundBox.DiagonalLength,
-        AngularDeflection=angular,
-        Relative=False,
-    )
-    x, y, z, w = Rotation.random(random_state=1).as_quat()
-    shift = FreeCAD.Vector(*np.random.default_rng(1).uniform(-50, 50, 3))
-    mesh.transform(FreeCAD.Placement(shift, FreeCAD.Rotation(x, y, z, w)).toMatrix())
-    stl = str(tmp_path / "turned.stl")
-    mesh.write(stl)
-    result = score_files(case.reference_path, stl, {"only": ["features"]}, case=case)
-    features = result["features"]
-    assert features["mesh"]["rebuilt"] is True, features["mesh"]
     assert result["semanticMatch"] == 1.0, (features["missing"], features["extra"])
     assert all(pair["credit"] == 1.0 for pair in features["matched"])

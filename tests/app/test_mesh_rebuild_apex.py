@@ -10,6 +10,7 @@ the cube's less the cylinder's and the cone's, and the features are the referenc
 import math
 
 import pytest
+from conftest import own_mesh
 
 DEPTH = 20.0
 POINT_HALF_ANGLE = math.radians(59.0)  # a 118-degree twist drill
@@ -32,8 +33,6 @@ def _drilled_cube(radius: float):
 # 3.175 mm is FTC-06's drill (the radius that failed before); 5 mm rebuilt before too.
 @pytest.mark.parametrize("radius", [3.175, 5.0])
 def test_a_drilled_blind_holes_own_stl_rebuilds_and_reads_its_hole(fc, radius, tmp_path):
-    import MeshPart
-
     from cadbench_wb.app.scoring import score_files
 
     solid, tip = _drilled_cube(radius)
@@ -41,14 +40,8 @@ def test_a_drilled_blind_holes_own_stl_rebuilds_and_reads_its_hole(fc, radius, t
     assert solid.Volume == pytest.approx(volume, rel=1e-9)  # the construction itself
     reference = str(tmp_path / "drilled.step")
     solid.exportStep(reference)
-    mesh = MeshPart.meshFromShape(
-        Shape=solid,
-        LinearDeflection=0.001 * solid.BoundBox.DiagonalLength,
-        AngularDeflection=0.2,
-        Relative=False,
-    )
     stl = str(tmp_path / "drilled.stl")
-    mesh.write(stl)
+    own_mesh(solid).write(stl)
     result = score_files(reference, stl, {"only": ["features"]})
     rebuilt = result["features"]["mesh"]
     assert rebuilt["rebuilt"] is True, rebuilt

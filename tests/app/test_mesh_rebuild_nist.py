@@ -8,9 +8,8 @@ times the fit tolerance, and the rebuild has the STEP's faces, kind by kind."""
 
 import os
 
-import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, mesh_arrays, own_mesh
 
 NIST = os.path.join(ROOT, "tests", "data", "nist")
 
@@ -18,19 +17,11 @@ NIST = os.path.join(ROOT, "tests", "data", "nist")
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["nist_ftc_08_asme1_rc.stp", "nist_ftc_09_asme1_rd.stp"])
 def test_a_nist_parts_own_stl_rebuilds_to_its_volume(part, name):
-    import MeshPart
-
     from cadbench_wb.app.features import mesh_brep
 
     solid = part.read(os.path.join(NIST, name)).Solids[0]
-    mesh = MeshPart.meshFromShape(
-        Shape=solid,
-        LinearDeflection=0.001 * solid.BoundBox.DiagonalLength,
-        AngularDeflection=0.2,
-        Relative=False,
-    )
-    vertices = np.array([tuple(p) for p in mesh.Topology[0]], dtype=float)
-    triangles = np.array(mesh.Topology[1], dtype=np.int64)
+    mesh = own_mesh(solid)
+    vertices, triangles = mesh_arrays(mesh)
     rebuilt, summary = mesh_brep.rebuilt_solid(vertices, triangles, mesh.Volume)
     assert rebuilt.isValid()
     allowed = solid.Area * summary["fitTolerance"]
@@ -59,21 +50,13 @@ def test_nist_ftc_06s_own_stl_rebuilds_and_reads_the_steps_features(part, tmp_pa
     out as their complements (the volume check refused them). The tessellation as MeshPart
     gives it, and its STL file scored against the STEP (the reader orders the vertices
     otherwise, and the alignment turns them)."""
-    import MeshPart
-
     from cadbench_wb.app.features import mesh_brep, recognition, stage
     from cadbench_wb.app.scoring import score_files
     from cadbench_wb.metrics import feature_matching
 
     solid = part.read(os.path.join(NIST, "nist_ftc_06_asme1_rd.stp")).Solids[0]
-    mesh = MeshPart.meshFromShape(
-        Shape=solid,
-        LinearDeflection=0.001 * solid.BoundBox.DiagonalLength,
-        AngularDeflection=0.2,
-        Relative=False,
-    )
-    vertices = np.array([tuple(p) for p in mesh.Topology[0]], dtype=float)
-    triangles = np.array(mesh.Topology[1], dtype=np.int64)
+    mesh = own_mesh(solid)
+    vertices, triangles = mesh_arrays(mesh)
     rebuilt, summary = mesh_brep.rebuilt_solid(vertices, triangles, mesh.Volume)
     assert rebuilt.isValid()
     assert abs(rebuilt.Volume - solid.Volume) <= solid.Area * summary["fitTolerance"]
@@ -112,28 +95,14 @@ def test_nist_ftc_06s_own_stl_rebuilds_and_reads_the_steps_features(part, tmp_pa
 # as meshed one concave fillet too many (0.982), which turned it does not read.
 @pytest.mark.parametrize("name", ["nist_ftc_06_asme1_rd.stp", "nist_ftc_08_asme1_rc.stp"])
 def test_a_nist_parts_own_stl_turned_reads_as_meshed(part, tmp_path, name):
-    import FreeCAD
-    import MeshPart
-    from scipy.spatial.transform import Rotation
-
     from cadbench_wb.app.scoring import score_files
 
     path = os.path.join(NIST, name)
     solid = part.read(path).Solids[0]
-    mesh = MeshPart.meshFromShape(
-        Shape=solid,
-        LinearDeflection=0.001 * solid.BoundBox.DiagonalLength,
-        AngularDeflection=0.2,
-        Relative=False,
-    )
     figures = []
     for turned in (False, True):
-        if turned:
-            x, y, z, w = Rotation.random(random_state=1).as_quat()
-            shift = FreeCAD.Vector(*np.random.default_rng(1).uniform(-50, 50, 3))
-            mesh.transform(FreeCAD.Placement(shift, FreeCAD.Rotation(x, y, z, w)).toMatrix())
         stl = str(tmp_path / f"{int(turned)}.stl")
-        mesh.write(stl)
+        own_mesh(solid, turned=turned).write(stl)
         result = score_files(path, stl, {"only": ["features"]})
         features = result["features"]
         assert features["mesh"]["rebuilt"] is True, features["mesh"]

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import mesh_arrays
 
 RADIUS = 12.0
 
@@ -28,8 +29,7 @@ def test_a_quarter_ball_across_the_seam_and_round_the_pole_rebuilds(fc, turned_d
     mesh = MeshPart.meshFromShape(
         Shape=quarter, LinearDeflection=0.02, AngularDeflection=0.2, Relative=False
     )
-    vertices = np.array([tuple(p) for p in mesh.Topology[0]], dtype=float)
-    triangles = np.array(mesh.Topology[1], dtype=np.int64)
+    vertices, triangles = mesh_arrays(mesh)
     solid, summary = mesh_brep.rebuilt_solid(vertices, triangles, mesh.Volume)
     spheres = [f.Surface for f in solid.Faces if isinstance(f.Surface, Part.Sphere)]
     assert summary["surfaces"].get("sphere") == 1 and len(spheres) == 1

@@ -10,6 +10,7 @@ area r^2 (1 - pi/4), its centroid r (10 - 3 pi) / (3 (4 - pi)) from the corner).
 import math
 
 import pytest
+from conftest import mesh_arrays
 
 SHAFT, FLANGE, FILLET = 10.0, 20.0, 2.0  # radii
 SHAFT_H, FLANGE_H = 20.0, 5.0
@@ -26,7 +27,6 @@ def _analytic_volume() -> float:
 def test_a_fillet_torus_band_turned_rebuilds_as_the_band(fc, seed):
     import FreeCAD
     import MeshPart
-    import numpy as np
     import Part
     from scipy.spatial.transform import Rotation
 
@@ -49,8 +49,7 @@ def test_a_fillet_torus_band_turned_rebuilds_as_the_band(fc, seed):
     mesh = MeshPart.meshFromShape(
         Shape=solid, LinearDeflection=0.05, AngularDeflection=0.2, Relative=False
     )
-    vertices = np.array([tuple(p) for p in mesh.Topology[0]], dtype=float)
-    triangles = np.array(mesh.Topology[1], dtype=np.int64)
+    vertices, triangles = mesh_arrays(mesh)
     rebuilt, summary = mesh_brep.rebuilt_solid(vertices, triangles, mesh.Volume)
     tori = [f for f in rebuilt.Faces if isinstance(f.Surface, Part.Toroid)]
     assert tori and all(f.Surface.MinorRadius == pytest.approx(FILLET, abs=1e-5) for f in tori)
