@@ -113,8 +113,30 @@ def finish(result: dict) -> dict:
     }
     timing = result.pop("timing", {})
     out = rounded(result)
+    _keep_pose_digits(result, out)
     out["timing"] = {k: round(v, 4) for k, v in sorted(timing.items())}
     return out
+
+
+def _keep_pose_digits(result: dict, out: dict) -> None:
+    """The alignment's rotation and translation at full precision: they are read back to
+    move the candidate (drawing --pose, the workbench), and ten digits leave R^T R - I at
+    1e-10, which OCC refuses as a scaling. The pose comes from seeded numpy arithmetic on
+    the kernel's meshes, so it is as repeatable as the figures rounded above."""
+    shape = result.get("shape")
+    full = shape.get("alignment") if isinstance(shape, dict) else None
+    if not isinstance(full, dict) or not isinstance(out["shape"].get("alignment"), dict):
+        return
+    for key in ("rotation", "translation"):
+        if key in full:
+            out["shape"]["alignment"][key] = _exact(full[key])
+
+
+def _exact(value):
+    """Nested lists of floats as they are (-0.0 written 0.0)."""
+    if isinstance(value, (list, tuple)):
+        return [_exact(v) for v in value]
+    return float(value) + 0.0 if isinstance(value, float) else value
 
 
 def without_negative_zero(value):

@@ -61,6 +61,13 @@ def posed(shape, result_path: str):
         raise UsageError(
             f"--pose {result_path}: not a score result with a shape alignment ({exc})"
         ) from None
+    # A rotation as printed (to any number of digits) is orthonormal to those digits only:
+    # placed() takes the nearest rotation; what is no rotation at all is refused.
+    gram = rotation.T @ rotation
+    if not (np.isfinite(gram).all() and np.allclose(gram, np.eye(3), atol=1e-6)):
+        raise UsageError(f"--pose {result_path}: the alignment's rotation is not a rotation")
+    if not np.isfinite(translation).all() or np.linalg.det(rotation) < 0:
+        raise UsageError(f"--pose {result_path}: the alignment is not a rigid motion")
     return shape_fidelity.placed(shape, rotation, translation)
 
 

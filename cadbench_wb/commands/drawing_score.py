@@ -70,6 +70,9 @@ def _print_summary(result: dict) -> None:
     for side in ("gold", "candidate"):
         counts = result["classification"][side]["by_class"]
         print(f"  {side:9} " + ", ".join(f"{name} {n}" for name, n in counts.items()))
+    for side in ("gold", "candidate"):
+        for entity in (result.get("notDrawn") or {}).get(side) or ():
+            print(f"  {side:9} not drawn (left out of the raster): {entity}")
     for layer, row in sorted(
         (result["components"]["geometry_similarity"].get("layers") or {}).items()
     ):

@@ -440,7 +440,21 @@ def printed_dimension(dim, shared_by: int = 1, source=None, scale: float = 1.0) 
     )
     two_lines = dim.dxftype() == "DIMENSION" and dim.dimtype == 2
     _judge(result, block, shared_by, generated_main, resolution, scale, two_lines)
+    if result.reason == "undefined_measurement":
+        result.detail += _collapsed(dim)
     return result
+
+
+def _collapsed(dim) -> str:
+    """Where the definition points of a dimension that measures nothing all lie: FreeCAD
+    0.20's TechDraw.writeDXFPage writes radius and diameter dimensions collapsed onto the
+    circle's centre (definition points and leader), so only their text can be read."""
+    points = [dim.dxf.get(name) for name in ("defpoint", "defpoint2", "defpoint3", "defpoint4")]
+    points = [p for p in points if p is not None]
+    if not points or any((p - points[0]).magnitude > _DEGENERATE for p in points):
+        return ""
+    x, y = points[0][0], points[0][1]
+    return f": every definition point is at ({x:.3f}, {y:.3f}), so the writer collapsed it"
 
 
 def unreadable_dimension(dim, exc: Exception) -> PrintedDimension:

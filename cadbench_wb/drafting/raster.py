@@ -25,16 +25,43 @@ class RenderFailed(Exception):
 
 
 def recorded_strokes(doc):
-    """The model space as recorded by ezdxf's drawing front end (a Player)."""
-    from ezdxf.addons.drawing import Frontend, RenderContext  # noqa: PLC0415
+    """The model space as recorded by ezdxf's drawing front end: (a Player, the entities it
+    could not draw). One entity ezdxf cannot draw (TechDraw writes zero-length SPLINEs,
+    two coincident control points under equal knots, where ezdxf divides by their span) is
+    left out and named, "SPLINE A41: ZeroDivisionError: float division by zero"; it never
+    makes the whole drawing unrenderable."""
+    from ezdxf.addons.drawing import RenderContext  # noqa: PLC0415
     from ezdxf.addons.drawing.recorder import Recorder  # noqa: PLC0415
 
     recorder = Recorder()
+    frontend = _skipping_frontend()(RenderContext(doc), recorder)
     try:
-        Frontend(RenderContext(doc), recorder).draw_layout(doc.modelspace(), finalize=True)
+        frontend.draw_layout(doc.modelspace(), finalize=True)
     except Exception as exc:  # noqa: BLE001 - any front-end failure is a render failure
         raise RenderFailed(f"{type(exc).__name__}: {exc}") from None
-    return recorder.player()
+    return recorder.player(), frontend.not_drawn
+
+
+def _skipping_frontend():
+    """ezdxf's Frontend, drawing each entity on its own: what one cannot be drawn is listed
+    in not_drawn (its type, handle and why), the others are drawn as before."""
+    from ezdxf.addons.drawing import Frontend  # noqa: PLC0415
+
+    class SkippingFrontend(Frontend):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.not_drawn = []
+
+        def draw_entity(self, entity, properties) -> None:
+            try:
+                super().draw_entity(entity, properties)
+            except (RecursionError, MemoryError):
+                raise  # a block that inserts itself, a flood: the drawing, not one entity
+            except Exception as exc:  # noqa: BLE001 - this entity is left out, and named
+                handle = entity.dxf.get("handle") or "(virtual)"
+                self.not_drawn.append(f"{entity.dxftype()} {handle}: {type(exc).__name__}: {exc}")
+
+    return SkippingFrontend
 
 
 def segments_of(player, flatten_distance: float) -> np.ndarray:

@@ -185,6 +185,7 @@ def _result(gold_path, candidate_path, config) -> dict:
         "registration": None,
         "classification": None,
         "diagnostic": None,
+        "notDrawn": None,
         "scorerConfigHash": scorer_config_hash(config),
     }
 
@@ -281,13 +282,14 @@ def _score_into(result, gold_path, candidate_path, config, diagnostic) -> None:
     texts = matching.matched_similarity(gold_texts, candidate_texts, offset, radius, *shares)
 
     try:
-        gold_strokes = raster.recorded_strokes(gold_doc)
+        gold_strokes, gold_skipped = raster.recorded_strokes(gold_doc)
     except raster.RenderFailed as exc:
         raise ScoreFailure("gold_invalid", f"the gold drawing does not render: {exc}") from None
     try:
-        candidate_strokes = raster.recorded_strokes(candidate_doc)
+        candidate_strokes, candidate_skipped = raster.recorded_strokes(candidate_doc)
     except raster.RenderFailed as exc:
         raise ScoreFailure("render_failed", str(exc)) from None
+    result["notDrawn"] = {"gold": gold_skipped, "candidate": candidate_skipped}
     side = float(max(gold.bbox[2:] - gold.bbox[:2]))
     visual = raster.visual_similarity(gold_strokes, candidate_strokes, config, side, offset)
 

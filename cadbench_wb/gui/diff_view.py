@@ -147,7 +147,9 @@ def set_visible(obj, visible: bool) -> None:
 
 def alignment_placement(alignment: dict):
     """The placement x -> R x + t of the core's alignment."""
-    r, t = alignment["rotation"], alignment["translation"]
+    from cadbench_wb.app.shape.placement import proper_rotation  # noqa: PLC0415
+
+    r, t = proper_rotation(alignment["rotation"]).tolist(), alignment["translation"]
     matrix = FreeCAD.Matrix(
         r[0][0], r[0][1], r[0][2], t[0],
         r[1][0], r[1][1], r[1][2], t[1],

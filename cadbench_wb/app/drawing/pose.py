@@ -73,12 +73,23 @@ def squared_up(shape) -> tuple:
         covariance = sum(w * np.outer(t, v) for w, v, t in pairs)
         u, _, vt = np.linalg.svd(covariance)
         rotation = u @ np.diag([1.0, 1.0, np.linalg.det(u @ vt)]) @ vt
-    angle = math.degrees(math.acos(max(-1.0, min(1.0, (np.trace(rotation) - 1) / 2))))
-    if angle < 1e-9:
+    angle = _rotation_angle_deg(rotation)
+    if angle < 1e-12:
         return shape, 0.0
     center = shape.BoundBox.Center
     c = np.array([center.x, center.y, center.z])
     return placement.placed(shape, rotation, c - rotation @ c), angle
+
+
+def _rotation_angle_deg(rotation) -> float:
+    """A rotation's angle in degrees, also when tiny: acos of the trace loses every turn
+    under ~1e-8 rad (1 - cos is then below the float's resolution), and a pose read from
+    ten printed digits is off by 1e-10 rad -- enough for TechDraw to miss its holes."""
+    import numpy as np  # noqa: PLC0415
+
+    r = np.asarray(rotation)
+    sine = np.linalg.norm([r[2, 1] - r[1, 2], r[0, 2] - r[2, 0], r[1, 0] - r[0, 1]]) / 2
+    return math.degrees(math.atan2(sine, (np.trace(r) - 1) / 2))
 
 
 def _turn_onto(v, target):

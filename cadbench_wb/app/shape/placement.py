@@ -13,9 +13,13 @@ import numpy as np
 
 
 def placed(shape, rotation: np.ndarray, translation: np.ndarray):
-    """A copy of shape moved by x -> R x + t (a triangle mesh: its vertices moved)."""
+    """A copy of shape moved by x -> R x + t (a triangle mesh: its vertices moved). R is
+    made exactly orthonormal first: OCC refuses to move a B-rep by a matrix whose scale
+    differs from 1 by more than ~1e-14 ("Moving with scaling transformation is
+    forbidden"), and a rotation read back from JSON carries its printed digits only."""
     import FreeCAD  # noqa: PLC0415
 
+    rotation = proper_rotation(rotation)
     if _is_triangles(shape):
         return shape.moved(rotation, translation)
 
@@ -40,6 +44,13 @@ def placed(shape, rotation: np.ndarray, translation: np.ndarray):
     moved = shape.copy()
     moved.transformShape(m)
     return moved
+
+
+def proper_rotation(rotation) -> np.ndarray:
+    """The rotation nearest to a 3x3 matrix (its polar factor, by SVD), exactly orthonormal
+    to rounding: a rotation written to ten digits has R^T R - I of 1e-10."""
+    u, _, vt = np.linalg.svd(np.asarray(rotation, dtype=float).reshape(3, 3))
+    return u @ np.diag([1.0, 1.0, np.sign(np.linalg.det(u @ vt)) or 1.0]) @ vt
 
 
 def _is_triangles(shape) -> bool:
