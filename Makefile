@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := freecad-python3 python3-venv python3-numpy python3-scipy python3-matplotlib \
-	python3-yaml xvfb xauth
+	python3-yaml xvfb xauth chromium
 FREECAD_LIB ?= /usr/lib/freecad/lib
 STAMP := $(VENV)/.installed
 

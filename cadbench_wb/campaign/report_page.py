@@ -17,6 +17,8 @@ STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; max-width: 1400px; color: #222; }
 .wide { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: .6em 0 1.4em; }
+th.key, td.key { position: sticky; z-index: 1; background: #fff; }
+th.key { background: #f2f2f2; }
 th.sortable { cursor: pointer; } th.sortable::after { content: " \\2195"; color: #999; }
 input.filter { margin: .3em 0; padding: .2em .4em; width: 24em; }
 th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
@@ -33,13 +35,27 @@ def _e(value) -> str:
     return html.escape("" if value is None else str(value))
 
 
-# Click a header to sort by it (numbers as numbers), type in a filter box to keep the rows
-# that contain the text. Plain DOM calls: no library, nothing fetched.
+# Click a header to sort by it (numbers as numbers, a rate "4/5 80.0%" or "3 of 4" by its
+# rate, "0/0 -" after every rate), type in a filter box to keep the rows that contain the
+# text; the key columns (class key: who, which case, the verdicts) stay in view when a wide
+# table scrolls sideways. Plain DOM calls: no library, nothing fetched.
 SCRIPT = """
 function cbKey(cell) {
-  var t = cell.textContent.trim(), n = parseFloat(t.replace('%', ''));
+  var t = cell.textContent.trim(), rate = /^(\\d+)\\s*(?:\\/|of)\\s*(\\d+)/.exec(t);
+  if (rate) return +rate[2] ? [0, rate[1] / rate[2]] : [2, 0];
+  var n = parseFloat(t.replace('%', ''));
   return isNaN(n) || !/^[-0-9.]/.test(t) ? [1, t.toLowerCase()] : [0, n];
 }
+function cbPin(table) {
+  Array.from(table.rows).forEach(function (row) {
+    var left = 0;
+    Array.from(row.cells).forEach(function (cell) {
+      if (!cell.classList.contains('key')) return;
+      cell.style.left = left + 'px'; left += cell.getBoundingClientRect().width;
+    });
+  });
+}
+document.querySelectorAll('table.sortable').forEach(cbPin);
 document.querySelectorAll('table.sortable').forEach(function (table) {
   table.querySelectorAll('th').forEach(function (th, column) {
     th.classList.add('sortable');
@@ -57,7 +73,7 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
 });
 document.querySelectorAll('input.filter').forEach(function (box) {
   box.addEventListener('input', function () {
-    var table = document.getElementById(box.dataset.table), text = box.value.toLowerCase();
+    var table = document.getElementById('table-' + box.dataset.table), text = box.value.toLowerCase();
     Array.from(table.tBodies[0].rows).forEach(function (r) {
       r.style.display = r.textContent.toLowerCase().indexOf(text) >= 0 ? '' : 'none';
     });
@@ -67,21 +83,32 @@ document.querySelectorAll('input.filter').forEach(function (box) {
 
 
 def _table(
-    header: list[str], rows: list[list[str]], numeric_from: int = 1, table_id: str | None = None
+    header: list[str],
+    rows: list[list[str]],
+    numeric_from: int = 1,
+    table_id: str | None = None,
+    keys: int = 1,
 ) -> str:
-    """Cells are already escaped HTML; columns from numeric_from on are right-aligned. Every
-    table sorts by a click on its header; one with an id gets a filter box above it."""
-    head = "".join(f"<th>{_e(h)}</th>" for h in header)
+    """Cells are already escaped HTML; columns from numeric_from on are right-aligned, the
+    first ``keys`` stay in view when the table scrolls sideways. Every table sorts by a
+    click on its header; one with an id (``table-<id>``: headings have ids of their own)
+    gets a filter box above it."""
+
+    def css(i: int) -> str:
+        names = ("num" if i >= numeric_from else "") + (" key" if i < keys else "")
+        return f" class='{names.strip()}'" if names else ""
+
+    head = "".join(
+        f"<th class='key'>{_e(h)}</th>" if i < keys else f"<th>{_e(h)}</th>"
+        for i, h in enumerate(header)
+    )
     body = []
     for row in rows:
-        cells = [
-            f"<td class='num'>{cell}</td>" if i >= numeric_from else f"<td>{cell}</td>"
-            for i, cell in enumerate(row)
-        ]
+        cells = [f"<td{css(i)}>{cell}</td>" for i, cell in enumerate(row)]
         body.append("<tr>" + "".join(cells) + "</tr>")
     filter_box, id_attribute = "", ""
     if table_id:
-        id_attribute = f" id='{table_id}'"
+        id_attribute = f" id='table-{table_id}'"
         filter_box = (
             f"<input class='filter' data-table='{table_id}' placeholder='filter rows "
             "(system, case, verdict, reason...)'>"
@@ -258,7 +285,7 @@ def _located(document: dict) -> list[str]:
         for r in figures.differing_rows(document)
     ]
     parts = [
-        "<h2 id='located'>Located dimension recall</h2><p class='note'>Beside seed 000's dimensionRecall, "
+        "<h2 id='located-recall'>Located dimension recall</h2><p class='note'>Beside seed 000's dimensionRecall, "
         "never instead of it (the verdicts use dimensionRecall): <b>dimensionRecallLocated</b> "
         "counts a target only where the geometry that carries it on the reference lands on "
         "the candidate, a pattern per member; <b>referenceCoverageLocated</b> is its ceiling. "
@@ -272,7 +299,7 @@ def _located(document: dict) -> list[str]:
         header += ["referenceCoverage", "referenceCoverageLocated", "result"]
         parts += [
             "<h3>Scorings where they differ</h3>",
-            _table(header, differing, numeric_from=3, table_id="located"),
+            _table(header, differing, numeric_from=3, table_id="located", keys=3),
         ]
     return parts
 
@@ -316,9 +343,9 @@ def _scorings(document: dict) -> list[str]:
             _e(row["system"]),
             _e(row["run"]),
             _e(row["case"]),
-            _e(row["candidate"] or "-"),
             _verdict(row["verdict"]["reachable"]),
             _verdict(row["verdict"]["formal"]),
+            _e(row["candidate"] or "-"),
             _e(_delivery_text(row)),
             _score_link(row),
         ]
@@ -326,11 +353,11 @@ def _scorings(document: dict) -> list[str]:
         + ([_located_cell(row)] if located else [])
         for row in document["scorings"]
     ]
-    header = ["system", "run", "case", "candidate", "reachable", "formal", "delivery", "result"]
+    header = ["system", "run", "case", "reachable", "formal", "candidate", "delivery", "result"]
     header += metrics + (["dimensionRecallLocated"] if located else [])
     parts = [
         "<h2>Every scoring</h2>",
-        _table(header, rows, numeric_from=8, table_id="scorings"),
+        _table(header, rows, numeric_from=8, table_id="scorings", keys=5),
     ]
     campaign = document["campaign"]
     for key, title in (

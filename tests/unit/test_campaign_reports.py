@@ -314,11 +314,11 @@ def test_csv_and_junit_carry_the_located_figures_and_the_flag():
 
 def test_report_page_has_a_located_section_and_flags_each_differing_scoring():
     page = reports.html_text(located_document())
-    assert "<h2 id='located'>Located dimension recall</h2>" in page
+    assert "<h2 id='located-recall'>Located dimension recall</h2>" in page
     # Right after the dimensionRecall section, before the list of every scoring.
-    assert page.index("id='located'") < page.index("<h2>Every scoring</h2>")
+    assert page.index("id='located-recall'") < page.index("<h2>Every scoring</h2>")
     assert page.count("<img") == 3 + 1  # pass rates, dimensionRecall's two, the scatter
     assert "data-table='located'" in page and page.count("href='scores/s/r1/k1.json'") == 2
     assert "0.7500 <span class='DIFF'>DIFFERS</span>" in page
     assert "0.5000 <span class='DIFF'>" not in page
-    assert "id='located'" not in reports.html_text(document_of(VALUES))
+    assert "id='located-recall'" not in reports.html_text(document_of(VALUES))
