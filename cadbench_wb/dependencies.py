@@ -11,6 +11,7 @@ then runs on another Python (runner.python_for_children), so the check runs ther
 import dataclasses
 import importlib
 import json
+import os
 import shlex
 import sys
 
@@ -133,12 +134,27 @@ def advice(report: dict, target: str | None = None) -> list[str]:
     lines.append(f"the scoring child runs {python}; to install what it lacks, one of:")
     lines.append("  in a source checkout: `make setup` (a .venv the workbench finds by itself)")
     lines.append("  or set CADBENCH_PYTHON to a Python 3.10+ that has them, then restart FreeCAD")
-    if target:
-        lines.append(f"  or `{python} -m pip install --target {shlex.quote(target)} {specs}`")
-        lines.append("    (the folder FreeCAD's Addon Manager installs into; restart FreeCAD)")
-    else:
-        lines.append(f"  or `{python} -m pip install --user {specs}`")
+    # Not `pip install --user`: Debian 12's Python refuses it (PEP 668, "externally managed
+    # environment"). FreeCAD's AdditionalPythonPackages folder takes a --target install,
+    # and the workbench hands it to the scoring child (freecad_env.additional_packages_dirs).
+    target = target or default_addon_target()
+    lines.append(f"  or `{python} -m pip install --target {shlex.quote(target)} {specs}`")
+    lines.append("    (the folder FreeCAD's Addon Manager installs into; restart FreeCAD)")
     return lines
+
+
+def default_addon_target() -> str:
+    """FreeCAD's AdditionalPythonPackages folder as FreeCAD 0.20 names it on Linux, for
+    advice printed outside FreeCAD (FreeCAD 0.21 and later read its py3XX subfolder too)."""
+    from cadbench_wb import freecad_env  # noqa: PLC0415
+
+    folders = freecad_env.additional_packages_dirs()
+    if folders:
+        return folders[0]
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
+    return os.path.join(data, "FreeCAD", "AdditionalPythonPackages")
 
 
 def child_report(timeout: float = 120.0) -> dict:

@@ -46,6 +46,8 @@ build_root() {
         || die "debootstrap is missing and cannot be installed"
     say "building a Debian 13 chroot in $ROOT (about 2 minutes)"
     rm -rf "$ROOT.partial"
+    # The log lies beside the chroot: its folder (/var/cache/cadbench) may not exist yet.
+    mkdir -p "$(dirname "$ROOT")"
     debootstrap --variant=minbase trixie "$ROOT.partial" "$MIRROR" >"$ROOT.debootstrap.log" 2>&1 \
         || die "debootstrap failed; see $ROOT.debootstrap.log"
     rm -rf "$ROOT" && mv "$ROOT.partial" "$ROOT"

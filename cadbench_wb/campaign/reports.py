@@ -181,6 +181,37 @@ def _seconds(value) -> str:
     return f"{value or 0.0:.3f}"
 
 
+def _timestamp(value) -> str:
+    """ISO 8601 with its zone. batch.py takes the campaign's start in UTC: a time given
+    without a zone is that UTC time and is written "+00:00"."""
+    import datetime  # noqa: PLC0415
+
+    when = value if isinstance(value, datetime.datetime) else None
+    if when is None:
+        try:
+            when = datetime.datetime.fromisoformat(str(value))
+        except ValueError:
+            return str(value)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return when.isoformat(timespec="seconds")
+
+
+def _shared_seconds(rows: list, seconds: list) -> list:
+    """Each scoring's seconds with a job shared by several scorings (the same file for the
+    same case, scored once: deduplicated) split evenly among them, so a suite's and the
+    campaign's time count that job once."""
+    sharing = {}
+    for index, row in enumerate(rows):
+        if row.get("candidateSha256") and seconds[index] is not None:
+            sharing.setdefault((row["case"], row["candidateSha256"]), []).append(index)
+    shared = list(seconds)
+    for indices in sharing.values():
+        for index in indices:
+            shared[index] = seconds[index] / len(indices)
+    return shared
+
+
 def junit_text(document: dict, run_info: dict | None = None) -> str:
     """One <testcase> per case x system x run; FAIL = failure, NOT CHECKED = skipped.
 
@@ -189,15 +220,17 @@ def junit_text(document: dict, run_info: dict | None = None) -> str:
     'hostname'. Without it the file holds verdicts only (the same inputs, the same bytes)."""
     run_info = run_info or {}
     seconds = run_info.get("seconds") or [None] * len(document["scorings"])
+    seconds = _shared_seconds(document["scorings"], seconds)
     suites = ElementTree.Element("testsuites", name="cadbench campaign")
     totals = {"tests": 0, "failures": 0, "skipped": 0}
     total_time = 0.0
     for system in document["summary"]:
         indexed = [(i, r) for i, r in enumerate(document["scorings"]) if r["system"] == system]
         suite = ElementTree.SubElement(suites, "testsuite", name=system)
-        for name in ("timestamp", "hostname"):
-            if run_info.get(name):
-                suite.set(name, str(run_info[name]))
+        if run_info.get("timestamp"):
+            suite.set("timestamp", _timestamp(run_info["timestamp"]))
+        if run_info.get("hostname"):
+            suite.set("hostname", str(run_info["hostname"]))
         properties = ElementTree.SubElement(suite, "properties")
         for name in ("metricFingerprint", "drawingFingerprint"):
             ElementTree.SubElement(properties, "property", name=name, value=str(document[name]))

@@ -31,16 +31,27 @@ def add_arguments(parser) -> None:
         ),
     ):
         action = sub.add_parser(name, help=text, description=text)
-        action.add_argument("case", nargs="*", metavar="CASE", help="case folders (default: all)")
+        action.add_argument(
+            "case", nargs="*", metavar="CASE", help="case ids or folders (default: all)"
+        )
         action.add_argument("--root", help="folder of case folders (default: ./cases)")
 
 
 def _chosen(args) -> list:
     from cadbench_wb import cases  # noqa: PLC0415
 
+    root = args.root or default_root()
     if getattr(args, "case", None):
-        return [cases.load_case(path) for path in args.case]
-    return cases.discover_cases(args.root or default_root())
+        return [cases.load_case(_case_path(name, root)) for name in args.case]
+    return cases.discover_cases(root)
+
+
+def _case_path(name: str, root: str) -> str:
+    """A case folder or case.yaml as given, else the id `case list` prints, in root."""
+    if os.path.exists(name) or os.sep in name:
+        return name
+    in_root = os.path.join(root, name)
+    return in_root if os.path.isdir(in_root) else name
 
 
 def run(args) -> int:

@@ -12,7 +12,9 @@ def add_arguments(parser) -> None:
         "--rulebook", help="copied without its <!-- evidence --> ... <!-- /evidence --> sections"
     )
     parser.add_argument(
-        "--cases", default="cases", help="cases folder inside the project (default: cases)"
+        "--cases",
+        help="the cases folder, relative to the current folder as every path given is "
+        "(default: the project's cases/)",
     )
     parser.add_argument(
         "--remove",
@@ -25,10 +27,14 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    import os  # noqa: PLC0415
+
     from cadbench_wb.campaign import isolation  # noqa: PLC0415
 
+    # A path the operator typed is read from where they typed it, like --from and --to.
+    cases = os.path.abspath(args.cases) if args.cases else "cases"
     proof = isolation.isolate(
-        args.case, args.project, args.workdir, args.rulebook, args.cases, tuple(args.remove)
+        args.case, args.project, args.workdir, args.rulebook, cases, tuple(args.remove)
     )
     scan = proof["scan"]
     rules = {}

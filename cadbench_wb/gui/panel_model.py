@@ -158,7 +158,9 @@ def delivery_text(result: dict) -> str:
     if result.get("delivered", True):
         return "delivered"
     failure = result.get("failure") or {}
-    return f"NOT DELIVERED: {failure.get('reason', '?')} - {failure.get('detail', '')}"
+    text = f"NOT DELIVERED: {failure.get('reason', '?')} - {failure.get('detail', '')}"
+    path = (result.get("candidate") or {}).get("path")
+    return short_reason(text, path) if path else text
 
 
 def case_state(result: dict, key: str = "formal") -> str:
@@ -237,7 +239,11 @@ def _metric_row(metric: str, label: str, entry: dict | None) -> Row:
 
 
 def ceiling_rows(result: dict) -> list[Row]:
-    """referenceCoverage, drawingSelfTest and randomHitRate: 'n/a' when not computed."""
+    """referenceCoverage, drawingSelfTest and randomHitRate: 'not applicable' when the
+    scoring did not compute them, 'not run' before any scoring."""
+    if not result:
+        names = ("referenceCoverage", "drawingSelfTest", "randomHitRate")
+        return [Row(name, [name, NOT_RUN]) for name in names]
     rows = []
     coverage = result.get("referenceCoverage")
     tip = "share of the case's dimensions measurable on the reference: the dimensionRecall ceiling"
@@ -307,7 +313,8 @@ def alignment_text(result: dict) -> str:
     align = alignment_of(result)
     if align is None:
         return "no alignment reported"
-    t = align["translation"]
+    # Rounded first, then + 0.0: a shift of -0.0001 mm prints 0.000, never -0.000.
+    t = [round(v, 3) + 0.0 for v in align["translation"]]
     text = (
         f"rotated {align.get('rotationAngleDeg', 0.0):.2f}°, "
         f"moved ({t[0]:.3f}, {t[1]:.3f}, {t[2]:.3f}) mm"

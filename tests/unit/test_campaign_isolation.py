@@ -163,3 +163,18 @@ def test_refuses_a_non_empty_target_or_an_unknown_case(project, tmp_path):
         isolation.isolate("nope", project, str(tmp_path / "w"))
     with pytest.raises(UsageError, match="contain one another"):
         isolation.isolate("bracket_017", project, os.path.join(project, "inside"))
+
+
+def test_cli_reads_cases_relative_to_the_current_folder(project, tmp_path):
+    """--cases is a path the operator typed: read from the current folder, as --from and
+    --to are, not from inside the project."""
+    cwd = os.path.dirname(project)
+    relative = os.path.relpath(os.path.join(project, "cases"), cwd)
+    assert not os.path.isdir(os.path.join(project, relative))  # inside --from it is no folder
+    done = subprocess.run(
+        [sys.executable, "-m", "cadbench_wb", "isolate", "--case", "bracket_017",
+         "--from", project, "--to", str(tmp_path / "w"), "--cases", relative],
+        capture_output=True, text=True, cwd=cwd,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "0 hits" in done.stdout

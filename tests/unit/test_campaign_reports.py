@@ -198,8 +198,24 @@ def test_junit_carries_each_scorings_time_the_timestamp_and_the_host():
     # Report order is the document's: (s, r1, k1), (s, r1, k2), (s, r2, k1) lost, (s, r2, k2).
     assert times == ["1.500", "2.250", "0.000", "4.000"]
     suite = tree.find("testsuite")
-    assert suite.get("timestamp") == "2026-12-01T10:00:00" and suite.get("hostname") == "ci-7"
+    # The campaign's start, in UTC (batch.py), with its zone as ISO 8601 writes it.
+    assert suite.get("timestamp") == "2026-12-01T10:00:00+00:00"
+    assert suite.get("hostname") == "ci-7"
     assert suite.get("time") == "7.750" and tree.get("time") == "7.750"
+
+
+def test_junit_counts_a_job_shared_by_two_scorings_once():
+    """k1 of runs r1 and r2 is one file: scored once (4 s), each testcase shows half and
+    the suite counts the 4 s once, beside k2's 1 s."""
+    document = document_of({("s", "r1", "k1"): 0.95, ("s", "r1", "k2"): 0.5,
+                            ("s", "r2", "k1"): 0.95})  # fmt: skip
+    for row in document["scorings"]:
+        row["candidateSha256"] = "a" * 64 if row["case"] == "k1" else "b" * 64
+    info = {"timestamp": "2026-12-01T10:00:00+01:00", "hostname": "h", "seconds": [4.0, 1.0, 4.0]}
+    tree = ElementTree.fromstring(reports.junit_text(document, info))
+    assert [c.get("time") for c in tree.iter("testcase")] == ["2.000", "1.000", "2.000"]
+    assert tree.get("time") == "5.000"
+    assert tree.find("testsuite").get("timestamp") == "2026-12-01T10:00:00+01:00"
 
 
 def test_junit_without_run_info_has_no_times_so_it_is_byte_stable():

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The dependency check's verdicts on real modules of this interpreter, and its advice."""
 
+import sys
+
 from cadbench_wb import dependencies
 from cadbench_wb.dependencies import Package
 
@@ -47,3 +49,19 @@ def test_advice_when_nothing_is_missing():
     assert dependencies.advice(report) == [
         "all of cadbench's Python packages are present in /usr/bin/python3"
     ]
+
+
+def test_advice_outside_freecad_names_a_pip_install_debian_accepts(tmp_path, monkeypatch):
+    """`python3 -m cadbench_wb.dependencies` has no FreeCAD to ask: it advises pip's
+    --target into FreeCAD's own AdditionalPythonPackages folder, never `pip install --user`
+    (Debian 12's Python refuses it: an externally managed environment, PEP 668)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("FREECAD_USER_HOME", raising=False)
+    monkeypatch.delitem(sys.modules, "FreeCAD", raising=False)  # as run outside FreeCAD
+    report = {"python": "/usr/bin/python3", "missing_required": ["numpy>=1.21"]}
+    report["missing_optional"] = []
+    text = "\n".join(dependencies.advice(report))
+    assert "--user" not in text
+    folder = tmp_path / "FreeCAD" / "AdditionalPythonPackages"
+    assert f"/usr/bin/python3 -m pip install --target {folder} 'numpy>=1.21'" in text

@@ -349,9 +349,9 @@ def test_draft_ids_stay_unique_after_removal():
 
 def test_live_figures_say_na_until_the_core_reports_them():
     assert authoring_model.live_figures(None, 3) == {
-        "coverage": NOT_APPLICABLE,
-        "self_test": NOT_APPLICABLE,
-        "random": NOT_APPLICABLE,
+        "coverage": NOT_RUN,
+        "self_test": NOT_RUN,
+        "random": NOT_RUN,
         "warning": "",
     }
     result = {
@@ -456,3 +456,26 @@ def test_short_reason_names_the_file_not_its_folder():
     assert panel_model.short_reason(line, "/home/u/runs/7/broken/empty.step") == (
         "empty_file: empty.step: the file is empty"
     )
+
+
+def test_a_shift_that_rounds_to_zero_prints_no_sign():
+    result = {"shape": {"alignment": {"rotation": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+                                      "translation": [0.0, -0.0001, -0.0], "rotationAngleDeg": 0.0}}}  # fmt: skip
+    assert panel_model.alignment_text(result) == "rotated 0.00°, moved (0.000, 0.000, 0.000) mm"
+
+
+def test_the_ceilings_read_not_run_before_any_scoring():
+    rows = panel_model.ceiling_rows({})
+    assert [r.cells for r in rows] == [
+        [name, panel_model.NOT_RUN]
+        for name in ("referenceCoverage", "drawingSelfTest", "randomHitRate")
+    ]
+
+
+def test_the_delivery_row_names_the_file_not_its_folders():
+    result = {
+        "delivered": False,
+        "candidate": {"path": "/home/u/work/run1/empty.step"},
+        "failure": {"reason": "empty_file", "detail": "/home/u/work/run1/empty.step: 0 bytes"},
+    }
+    assert panel_model.delivery_text(result) == "NOT DELIVERED: empty_file - empty.step: 0 bytes"
