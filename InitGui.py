@@ -32,3 +32,14 @@ class CadBenchWorkbench(Workbench):  # noqa: F821 - FreeCAD provides Workbench h
 
 
 Gui.addWorkbench(CadBenchWorkbench())  # noqa: F821 - FreeCAD provides Gui here
+
+
+def _register_preferences():
+    # The Preferences page and its icon at start-up, as Draft's and TechDraw's are: Edit >
+    # Preferences shows it before the workbench has ever been activated.
+    from cadbench_wb.gui import preferences
+
+    preferences.register_page()
+
+
+_register_preferences()

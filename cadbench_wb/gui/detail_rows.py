@@ -19,6 +19,8 @@ from cadbench_wb.gui.panel_model import (
     is_scalar,
     item_state,
     number_text,
+    parameter_text,
+    quantity_text,
     words,
 )
 
@@ -33,24 +35,27 @@ def dimension_rows(result: dict) -> list[Row]:
         if isinstance(found, dict):
             found = first_of(found, "value", "measured")
         status = words(entry.get("status") or ("found" if entry.get("hit") else "-"))
+        kind = entry.get("kind", "")
+        quantity = "angle" if kind == "angle" else "length"
         nearest = entry.get("nearestValue")
         if found is None and nearest is not None:
             # Not within tolerance, but the candidate's closest value of that family says
-            # how far off it is ("nearest Ø12.000, off by +2.000").
+            # how far off it is ("nearest 12.000 mm, off by +2.000 mm").
             off = nearest - target if isinstance(target, (int, float)) else None
-            status += f" (nearest {number_text(nearest, 3)}" + (
-                f", off by {off:+.3f})" if off is not None else ")"
+            sign = "+" if off is not None and off >= 0 else ""
+            status += f" (nearest {quantity_text(nearest, quantity)}" + (
+                f", off by {sign}{quantity_text(off, quantity)})" if off is not None else ")"
             )
-        kind = entry.get("kind", "")
         symbol = {"diameter": "Ø", "radius": "R", "angle": ""}.get(kind, "")
-        unit = "°" if kind == "angle" else ""
         tolerance = entry.get("tolerance")
-        spread = f" ±{tolerance:g}" if isinstance(tolerance, (int, float)) else ""
+        spread = (
+            f" ±{quantity_text(tolerance, quantity)}" if isinstance(tolerance, (int, float)) else ""
+        )
         cells = [
             ident,
             kind,
-            f"{symbol}{number_text(target, 3)}{unit}{spread}",
-            number_text(found, 3) if found is not None else "-",
+            f"{symbol}{quantity_text(target, quantity)}{spread}",
+            quantity_text(found, quantity) if found is not None else "-",
             status,
             geometry_text(entry),
         ]
@@ -173,7 +178,7 @@ def entry_rows(section) -> list[Row]:
         name = str(first_of(entry, "id", "name", "feature", "type", "kind") or index + 1)
         status = words(entry.get("status") or group or "-")
         detail = ", ".join(
-            f"{k} {number_text(v, 3)}"
+            f"{k} {parameter_text(k, v)}"
             for k, v in sorted(entry.items())
             if k not in ("id", "name", "status") and is_scalar(v) and k not in dict(GEOMETRY_KEYS)
         )
@@ -232,7 +237,7 @@ def _feature_row(name, status, state, detail, reference: dict, candidate: dict |
 def _feature_detail(feature: dict) -> str:
     params = feature.get("params") or {}
     text = ", ".join(
-        f"{k.replace('_', ' ')} {number_text(v, 3)}" for k, v in sorted(params.items())
+        f"{k.replace('_', ' ')} {parameter_text(k, v)}" for k, v in sorted(params.items())
     )
     return f"{feature.get('kind', '')} {text}".strip()
 
@@ -276,17 +281,17 @@ def _thread_detail(reference: dict, candidate: dict | None) -> str:
         value = shown.get(key)
         if value is None:
             continue
-        text = f"{key.replace('_', ' ')} {number_text(value, 3)}"
+        text = f"{key.replace('_', ' ')} {parameter_text(key, value)}"
         other = (candidate or {}).get(key) if reference else None
-        if other is not None and number_text(other, 3) != number_text(value, 3):
-            text += f", candidate {number_text(other, 3)}"
+        if other is not None and parameter_text(key, other) != parameter_text(key, value):
+            text += f", candidate {parameter_text(key, other)}"
         parts.append(text)
     return "; ".join(parts)
 
 
 def _thread_row(reference: dict, candidate: dict | None, status: str, state: str) -> Row:
     shown = reference or candidate or {}
-    name = shown.get("designation") or f"d {number_text(shown.get('major_diameter'), 3)}"
+    name = shown.get("designation") or f"d {quantity_text(shown.get('major_diameter'), 'length')}"
     entry = {
         "referenceGeometry": list(reference.get("faces") or []),
         "candidateGeometry": list((candidate or {}).get("faces") or []),
@@ -307,7 +312,7 @@ def drawing_rows(section) -> list[Row]:
         found = entry.get("found")
         status = entry.get("status") or ("found" if found else "not found")
         shown = entry.get("displayed")
-        detail = f"target {number_text(entry.get('target'), 3)}"
+        detail = f"target {parameter_text('target', entry.get('target'))}"
         if shown is not None:
             detail += f", prints {shown!r}"
             if entry.get("view"):

@@ -7,10 +7,26 @@ The solids come from the core (the STEP files a scoring with ``export_diff`` wro
 module only reads and shows them.
 """
 
+import contextlib
+
 import FreeCAD
 import FreeCADGui
 
 from cadbench_wb.gui import panel_model
+
+
+@contextlib.contextmanager
+def undoable(doc, name: str):
+    """One step of the document's undo history (Edit > Undo, Ctrl+Z), as Part's and
+    Inspection's commands make theirs; a step that raises is rolled back."""
+    doc.openTransaction(name)
+    try:
+        yield
+    except BaseException:
+        doc.abortTransaction()
+        raise
+    doc.commitTransaction()
+
 
 GROUP_NAME = "CadBenchDiff"
 PART_NAMES = {"common": "DiffCommon", "missing": "DiffMissing", "extra": "DiffExtra"}
@@ -59,6 +75,11 @@ DEVIATION_NAMES = ("CadBenchAligned", "CadBenchNominal", "CadBenchDeviation")
 # The aligned candidate's mesh has no edge longer than this share of the diagonal (about
 # 2,000 points on a block: colours that follow the faces, in a second or two).
 DEVIATION_EDGE_REL = 0.05
+# At most about this many points: the mesh is for a look, not for metrology, and
+# Inspection's time grows with its points (bearing_block's 3,800 triangles cut to 5 % of
+# the diagonal made 40,000 points, which FreeCAD 0.20 took minutes over). Past the budget
+# the longest edge allowed grows until it fits.
+DEVIATION_POINTS = 5000
 
 
 def show_deviation(doc, reference, candidate, alignment: dict | None):
@@ -109,7 +130,12 @@ def _surface_mesh(shape, deflection: float, max_edge: float | None):
     vertices, triangles = meshing.mesh_of(shape, deflection)
     corners = vertices[triangles]
     if max_edge is not None:
-        corners = subdivided(corners, max_edge)
+        finer = subdivided(corners, max_edge)
+        # A closed triangle mesh has about half as many points as triangles.
+        while len(finer) > 2 * DEVIATION_POINTS and len(finer) > len(corners):
+            max_edge *= 1.5
+            finer = subdivided(corners, max_edge)
+        corners = finer
     return meshing.freecad_mesh(corners)
 
 
@@ -157,6 +183,13 @@ def alignment_placement(alignment: dict):
         0, 0, 0, 1,
     )  # fmt: skip
     return FreeCAD.Placement(matrix)
+
+
+def same(first, second) -> bool:
+    """Whether two placements are one (FreeCAD 0.20's Placement has no isSame)."""
+    return (first.Base - second.Base).Length < 1e-9 and first.Rotation.isSame(
+        second.Rotation, 1e-12
+    )
 
 
 def apply_alignment(obj, alignment: dict, original):

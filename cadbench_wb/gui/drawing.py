@@ -66,8 +66,16 @@ def generate_drawing(model_path: str | None = None, wait_ms: int = 0) -> str | N
     process.setProcessChannelMode(QtCore.QProcess.ProcessChannelMode.MergedChannels)
     process.finished.connect(lambda code, _status: _finished(process, code, out))
     _PROCESS = process
-    results.show_message(tr("Generating the drawing of {}…").format(os.path.basename(model)))
+    name = os.path.basename(model)
+    results.show_message(tr("Generating the drawing of {}…").format(name))
     process.start(runner.python_for_children(), arguments)
+    if not results.is_busy():  # a scoring's bar stays the scoring's
+
+        def cancel():
+            process.setProperty("cancelled", True)
+            process.kill()
+
+        results.show_activity(tr("drawing {}").format(name), cancel)
     if wait_ms:
         process.waitForFinished(wait_ms)
     return out
@@ -95,6 +103,10 @@ def _finished(process, code: int, out: str) -> None:
     results = panel.panel()
     text = bytes(process.readAll()).decode("utf-8", "replace").strip()
     try:
+        results.end_activity()
+        if process.property("cancelled"):
+            results.show_message(tr("Drawing cancelled."))
+            return
         if code != 0:
             last = text.splitlines()[-1] if text else f"exit status {code}"
             results.show_message(tr("Drawing failed: {}").format(last), "error")
@@ -105,7 +117,19 @@ def _finished(process, code: int, out: str) -> None:
         pose = tr(" (candidate in the scored pose, as drawingMatch draws it)") if (
             "--pose" in process.arguments()
         ) else ""  # fmt: skip
-        results.show_message(tr("Drawing written to {}: {}").format(out, written) + pose, "ok")
+        # "case bearing_block: 17 of 17 targets displayed" (commands/drawing.py's summary).
+        coverage = next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in text.splitlines()
+                if line.startswith("case ")
+            ),
+            "",
+        )
+        coverage = f"; {coverage}" if coverage else ""
+        results.show_message(
+            tr("Drawing written to {}: {}").format(out, written) + pose + coverage, "ok"
+        )
     finally:
         _PROCESS = None  # only now: opening the page runs Qt's event loop
 

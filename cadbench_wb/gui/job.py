@@ -27,10 +27,35 @@ STAGES = (
 
 
 def progress_of(stage: str) -> int:
-    """Percent done when the child reports a stage (unknown stages count as the middle)."""
+    """Percent done when the child reports a stage. The kernel self-test ("selftest:...")
+    runs before the reference is read: it counts as the start. A stage not listed counts as
+    the start too, so the bar never jumps ahead of where the scoring is (the panel keeps
+    the highest value shown, so the bar only moves forward)."""
     if stage not in STAGES:
-        return 50
+        return 0
     return int(100 * STAGES.index(stage) / len(STAGES))
+
+
+# What the panel prints for a stage (the child writes internal names).
+_STAGE_TEXT = {
+    "start": "starting",
+    "reference": "reading the reference",
+    "candidate": "reading the candidate",
+    "alignment": "aligning the candidate",
+}
+
+
+def stage_text(stage: str) -> str:
+    """A stage as a reader names it: "checking the FreeCAD kernel (projection)" for
+    "selftest:projection", "Shape fidelity (shapeIoU)" for "shapeIoU"."""
+    from cadbench_wb.metrics.registry import LABELS  # noqa: PLC0415
+    from cadbench_wb.outcome import SELFTEST_PREFIX  # noqa: PLC0415
+
+    if stage.startswith(SELFTEST_PREFIX):
+        return f"checking the FreeCAD kernel ({stage[len(SELFTEST_PREFIX) :]})"
+    if stage in LABELS:
+        return f"{LABELS[stage]} ({stage})"
+    return _STAGE_TEXT.get(stage, stage)
 
 
 class ScoringThread(QtCore.QThread):

@@ -42,6 +42,7 @@ class ResultsPanel(QtWidgets.QWidget):
         self.setObjectName("CadBenchResults")
         self.message_kind = "info"
         self._thread = None
+        self._activity_cancel = None  # Cancel of a child that is no scoring (show_activity)
         self._batch = []  # (name, outcome) of the last folder scoring
         self._batch_total = 0
         self._timer = QtCore.QTimer(self)
@@ -225,9 +226,10 @@ class ResultsPanel(QtWidgets.QWidget):
         if stage:
             count = max(1, len(thread.jobs))
             share = (max(0, thread.current) + job.progress_of(stage) / 100) / count
-            self.progress.setValue(int(100 * share))
+            # Forward only: a stage outside the known order never moves the bar back.
+            self.progress.setValue(max(self.progress.value(), int(100 * share)))
             prefix = f"{thread.current + 1}/{count} " if count > 1 else ""
-            self.stage_label.setText(prefix + stage)
+            self.stage_label.setText(prefix + tr(job.stage_text(stage)))
 
     def _job_done(self, index: int, outcome: dict) -> None:
         if self._thread is not None and self._thread.batch:
@@ -245,7 +247,27 @@ class ResultsPanel(QtWidgets.QWidget):
             thread.deleteLater()
         done(outcomes)
 
+    def show_activity(self, text: str, cancel) -> None:
+        """A long action in a child process that reports no stages (Generate drawing): the
+        bar runs busy, the stage label says what runs, Cancel calls cancel()."""
+        self._activity_cancel = cancel
+        self.progress.setRange(0, 0)
+        self.stage_label.setText(text)
+        for widget in (self.progress, self.stage_label, self.cancel_button):
+            widget.show()
+
+    def end_activity(self) -> None:
+        self._activity_cancel = None
+        self.progress.setRange(0, 100)
+        if self._thread is None:
+            for widget in (self.progress, self.stage_label, self.cancel_button):
+                widget.hide()
+
     def cancel(self) -> None:
+        if self._activity_cancel is not None and self._thread is None:
+            self.stage_label.setText(tr("cancelling"))
+            self._activity_cancel()
+            return
         if self._thread is not None:
             self.stage_label.setText(tr("cancelling"))
             self._thread.cancel()
@@ -372,7 +394,7 @@ class ResultsPanel(QtWidgets.QWidget):
         self.deviation_button.setEnabled(
             panel_model.alignment_of(result) is not None and sess.candidate is not None
         )
-        self.undo_button.setEnabled(sess.original_placement is not None)
+        self.undo_button.setEnabled(self.alignment_applied())
         self.export_buttons["json"].setEnabled(bool(result))
         self.export_buttons["diff"].setEnabled(has_diff)
         self.export_buttons["drawing"].setEnabled(bool(panel_model.drawing_files(result)))
@@ -477,7 +499,8 @@ class ResultsPanel(QtWidgets.QWidget):
             return
         hide = [m.object() for m in (sess.reference, sess.candidate) if m is not None]
         doc = hide[0].Document if hide and hide[0] is not None else sess.document()
-        made = diff_view.show_diff(doc, sess.result, hide=hide)
+        with diff_view.undoable(doc, tr("Show diff")):
+            made = diff_view.show_diff(doc, sess.result, hide=hide)
         self._sync_visibility()
         self.tabs.setCurrentWidget(self.diff_page)
         view = FreeCADGui.ActiveDocument.ActiveView if FreeCADGui.ActiveDocument else None
@@ -503,17 +526,20 @@ class ResultsPanel(QtWidgets.QWidget):
         if not diff_view.diff_objects(reference.Document) and sess.diff_parts():
             self.show_diff()
         # With the alignment applied the candidate already lies in the reference frame.
-        move = None if sess.original_placement is not None else alignment
-        feature = diff_view.show_deviation(reference.Document, reference, candidate, move)
-        for obj in (reference, candidate):
-            diff_view.set_visible(obj, False)
-        for obj in diff_view.diff_objects(reference.Document).values():
-            diff_view.set_visible(obj, False)
+        move = None if self.alignment_applied() else alignment
+        with diff_view.undoable(reference.Document, tr("Show deviation")):
+            feature = diff_view.show_deviation(reference.Document, reference, candidate, move)
+            for obj in (reference, candidate):
+                diff_view.set_visible(obj, False)
+            for obj in diff_view.diff_objects(reference.Document).values():
+                diff_view.set_visible(obj, False)
         self._sync_visibility()
         FreeCADGui.SendMsgToActiveView("ViewFit")
+        # FreeCAD's colour bar prints bare numbers (in mm), in scientific notation for a
+        # range symmetric about 0 (SoFCColorGradient::setRange): the unit is said here.
         self.show_message(
-            tr("Deviation shown: distances within ±{:.3g} mm, colour bar in the 3D view").format(
-                feature.SearchRadius
+            tr("Deviation shown: distances within ±{} (colour bar in the 3D view, in mm)").format(
+                panel_model.quantity_text(feature.SearchRadius, "length")
             ),
             "ok",
         )
@@ -547,21 +573,31 @@ class ResultsPanel(QtWidgets.QWidget):
         if alignment is None or obj is None:
             self.show_message(tr("No candidate alignment to apply: score first."), "error")
             return
-        sess.original_placement = diff_view.apply_alignment(obj, alignment, sess.original_placement)
+        original = sess.original_placement if self.alignment_applied() else None
+        with diff_view.undoable(obj.Document, tr("Apply alignment")):
+            sess.original_placement = diff_view.apply_alignment(obj, alignment, original)
         self.undo_button.setEnabled(True)
         self.show_message(tr("Candidate moved into the reference frame."), "ok")
 
     def undo_alignment(self) -> None:
         sess = session.current()
         obj = sess.candidate.object() if sess.candidate else None
-        if obj is not None and sess.original_placement is not None:
-            diff_view.undo_alignment(obj, sess.original_placement)
+        if obj is not None and self.alignment_applied():
+            with diff_view.undoable(obj.Document, tr("Undo alignment")):
+                diff_view.undo_alignment(obj, sess.original_placement)
             sess.original_placement = None
             self.undo_button.setEnabled(False)
             self.show_message(tr("Candidate back in its own pose."))
 
     def alignment_applied(self) -> bool:
-        return session.current().original_placement is not None
+        """Whether the candidate stands in the reference frame: moved by Apply alignment,
+        and not put back since (by Undo alignment, or by Ctrl+Z in the document)."""
+        sess = session.current()
+        obj = sess.candidate.object() if sess.candidate else None
+        original = sess.original_placement
+        return bool(
+            obj is not None and original is not None and not diff_view.same(obj.Placement, original)
+        )
 
     # -- exports ----------------------------------------------------------------------------
     def export_json(self, path: str | None = None) -> None:

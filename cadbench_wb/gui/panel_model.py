@@ -123,6 +123,49 @@ def number_text(value, digits: int = 4) -> str:
     return str(value)
 
 
+# How a length, area, volume or angle is printed. Here millimetres and degrees, so that
+# this module stays pure and testable; the workbench installs FreeCAD's own (gui/units.py:
+# FreeCAD.Units.Quantity(...).UserString, the user's unit schema and decimals).
+_UNITS = {"length": "mm", "area": "mm²", "volume": "mm³", "angle": "°"}
+_QUANTITY_TEXT = []
+
+
+def use_quantity_text(function) -> None:
+    """Print quantities with function(value, kind) from now on (kind: length, area,
+    volume or angle); None goes back to millimetres and degrees."""
+    _QUANTITY_TEXT[:] = [function] if function is not None else []
+
+
+def quantity_text(value, kind: str, digits: int = 3) -> str:
+    """A length, area, volume or angle with its unit; '-' for a missing one."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return number_text(value, digits)
+    value = round(float(value), 12) + 0.0  # never "-0.000"
+    if _QUANTITY_TEXT:
+        return _QUANTITY_TEXT[0](value, kind)
+    unit = _UNITS[kind]
+    value = round(value, digits) + 0.0
+    return f"{value:.{digits}f}°" if kind == "angle" else f"{value:.{digits}f} {unit}"
+
+
+# Parameter names (features, threads) that are lengths or angles, for their units.
+LENGTH_NAMES = frozenset({
+    "radius", "diameter", "major_diameter", "minor_diameter", "pitch_diameter", "pitch",
+    "length", "depth", "height", "width", "thickness", "distance", "offset", "target",
+})  # fmt: skip
+
+
+def parameter_text(name: str, value, digits: int = 3) -> str:
+    """A feature's or thread's parameter with the unit its name implies."""
+    if "angle" in name:
+        return quantity_text(value, "angle", digits)
+    if name in LENGTH_NAMES:
+        return quantity_text(value, "length", digits)
+    return number_text(value, digits)
+
+
 def state_of(verdict: str | None) -> str:
     if verdict in (PASS, FAIL, NOT_CHECKED):
         return verdict
@@ -281,20 +324,25 @@ SHAPE_FIGURES = (
     ("precision", "Precision"),
     ("recall", "Recall"),
     ("volume_ratio", "Volume ratio"),
-    ("center_offset", "Centre offset (mm)"),
+    ("center_offset", "Centre offset"),
     ("bbox_iou", "Bounding-box IoU"),
     ("surface_ratio", "Surface ratio"),
-    ("volumeMissing", "Missing volume (mm³)"),
-    ("volumeExtra", "Extra volume (mm³)"),
+    ("volumeMissing", "Missing volume"),
+    ("volumeExtra", "Extra volume"),
     ("method", "Method"),
 )
+SHAPE_QUANTITIES = {"center_offset": "length", "volumeMissing": "volume", "volumeExtra": "volume"}
 
 
 def shape_rows(result: dict) -> list[Row]:
     shape = result.get("shape") or {}
-    return [
-        Row(key, [label, number_text(shape[key])]) for key, label in SHAPE_FIGURES if key in shape
-    ]
+    rows = []
+    for key, label in SHAPE_FIGURES:
+        if key in shape:
+            kind = SHAPE_QUANTITIES.get(key)
+            text = quantity_text(shape[key], kind) if kind else number_text(shape[key])
+            rows.append(Row(key, [label, text]))
+    return rows
 
 
 def interpretation_lines(result: dict) -> list[str]:
@@ -313,11 +361,10 @@ def alignment_text(result: dict) -> str:
     align = alignment_of(result)
     if align is None:
         return "no alignment reported"
-    # Rounded first, then + 0.0: a shift of -0.0001 mm prints 0.000, never -0.000.
-    t = [round(v, 3) + 0.0 for v in align["translation"]]
+    # quantity_text rounds first, then adds 0.0: a shift of -0.0001 mm never prints -0.000.
+    moved = ", ".join(quantity_text(v, "length") for v in align["translation"])
     text = (
-        f"rotated {align.get('rotationAngleDeg', 0.0):.2f}°, "
-        f"moved ({t[0]:.3f}, {t[1]:.3f}, {t[2]:.3f}) mm"
+        f"rotated {quantity_text(align.get('rotationAngleDeg', 0.0), 'angle', 2)}, moved ({moved})"
     )
     if align.get("ambiguous"):
         text += f"; ambiguous: {len(align.get('alternatives') or [])} other pose(s) fit as well"

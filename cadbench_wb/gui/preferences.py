@@ -25,10 +25,21 @@ def _group():
     return FreeCAD.ParamGet(PARAMETERS)
 
 
+_REGISTERED = []
+
+
 def register_page() -> None:
+    """The page under Edit > Preferences, with its icon: called by InitGui.py when FreeCAD
+    starts, as Draft and TechDraw register theirs, so it is there before the workbench is
+    first activated. The Preferences dialog looks the group's icon up by the name
+    "preferences-<group>" (resources/icons/preferences-cadbench.svg) in the icon paths."""
     import FreeCADGui  # noqa: PLC0415
 
+    if _REGISTERED:
+        return  # a page added twice is listed twice
+    FreeCADGui.addIconPath(resources.ICONS)
     FreeCADGui.addPreferencePage(PAGE, GROUP)
+    _REGISTERED.append(GROUP)
 
 
 def python() -> str:

@@ -69,6 +69,10 @@ class Session:
             brep = self.checked_brep(role, path)
         except DeliveryFailure:
             # Nothing to show, but still a delivery to score: the result names the failure.
+            # The last candidate goes: left in the view, it would pass for this one.
+            last = self.candidate.object() if role == "candidate" and self.candidate else None
+            if last is not None:
+                last.Document.removeObject(last.Name)
             self.candidate = Model(os.path.abspath(path))
             self._forget_result(self.document())
             raise

@@ -13,12 +13,13 @@ MENU = "&cadbench"
 def initialize(workbench) -> None:
     import FreeCADGui  # noqa: PLC0415
 
-    from cadbench_wb.gui import commands, preferences  # noqa: PLC0415
+    from cadbench_wb.gui import commands, preferences, units  # noqa: PLC0415
 
     translations = os.path.join(resources.ROOT, "resources", "translations")
     if os.path.isdir(translations):
         FreeCADGui.addLanguagePath(translations)
         FreeCADGui.updateLocale()
+    units.install()  # the panel prints lengths, areas, volumes, angles as FreeCAD does
     commands.register()
     preferences.register_page()
     workbench.appendToolbar(TOOLBAR, commands.TOOLBAR)

@@ -106,7 +106,9 @@ def test_score_from_the_toolbar_fills_the_table(gui_run):
     assert shape["colour"] == panel_model.COLOURS["PASS"]
     assert "holed_block" in gui_run["panel"]["header"]
     missing = _row(gui_run["panel"]["shape"], "Missing volume")
-    assert float(missing["cells"][1]) == pytest.approx(V_MISSING, rel=0.03)
+    # As FreeCAD prints a volume in its standard unit schema: "691.15 mm^3".
+    number, unit = missing["cells"][1].split(" ")
+    assert float(number) == pytest.approx(V_MISSING, rel=0.03) and unit == "mm^3"
     thread = _row(gui_run["panel"]["metrics"], "threadMatch")
     assert thread["cells"][3] in (panel_model.NOT_APPLICABLE, "not run")  # no thread here
 
@@ -242,7 +244,9 @@ def test_a_missed_dimension_names_the_nearest_candidate_value(gui_run):
         pytest.skip("the dimension stage is not built yet")
     rows = {r["cells"][0]: r for r in gui_run["panel"]["dimensions"]}
     # The candidate's hole is Ø12 where the drawing asks Ø10.
-    assert rows["HOLE"]["cells"][4] == "not found (nearest 12.000, off by +2.000)"
+    # Lengths as FreeCAD's standard schema prints them (Quantity.UserString, 2 decimals).
+    assert rows["HOLE"]["cells"][4] == "not found (nearest 12.00 mm, off by +2.00 mm)"
+    assert rows["HOLE"]["cells"][2].startswith("Ø10.00 mm ±")  # FreeCAD says 0.05 mm "50.00 µm"
 
 
 def test_a_broken_file_is_named_by_its_file_name_only(gui_run):
@@ -275,6 +279,13 @@ def test_deviation_is_freecads_inspection_of_the_aligned_candidate(gui_run):
         count > 10 and low == pytest.approx(1.0, abs=0.01) and high == pytest.approx(1.0, abs=0.01)
     )
     assert "Deviation shown" in deviation["message"]
+
+
+def test_show_deviation_is_one_undo_step(gui_run):
+    undone = gui_run["undo_deviation"]
+    assert undone["undo_names"][0].removeprefix("-> ") == "Show deviation", undone
+    # Undone: the Inspection feature and its two meshes are gone, the diff stays.
+    assert undone["left"] == ["CadBenchDiff"], undone
 
 
 def test_located_recall_agreeing_with_the_value_match_is_shown_unflagged(gui_run):

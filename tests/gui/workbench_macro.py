@@ -353,7 +353,34 @@ def step_generate_drawing(report):
     from cadbench_wb.gui import drawing
 
     toolbar_action("CadBench_GenerateDrawing").trigger()
+    report["drawing_progress"] = {
+        "bar": results().progress.isVisible(),
+        "cancel": results().cancel_button.isVisible(),
+        "stage": results().stage_label.text(),
+    }
     return lambda: not drawing.is_running()
+
+
+def step_cancel_drawing(report):
+    """Generate drawing again and press Cancel: the child is killed, no page opens."""
+    from cadbench_wb.gui import drawing
+
+    before = sorted(FreeCAD.listDocuments())
+    toolbar_action("CadBench_GenerateDrawing").trigger()
+    results().cancel_button.click()
+    report["documents_before_cancel"] = before
+
+    def ended():
+        if drawing.is_running():
+            return False
+        report["cancelled_drawing"] = {
+            "message": results().message.text(),
+            "documents": sorted(FreeCAD.listDocuments()),
+            "bar": results().progress.isVisible(),
+        }
+        return True
+
+    return ended
 
 
 def step_record_drawing(report):
@@ -362,6 +389,147 @@ def step_record_drawing(report):
         name: sorted({o.TypeId for o in doc.Objects})
         for name, doc in FreeCAD.listDocuments().items()
     }
+
+
+def step_preferences_at_start(report):
+    """Edit > Preferences before the workbench was ever activated: the cadbench group is
+    listed with its icon (FreeCAD 0.20 lists groups in a QListWidget, 1.0 in a tree)."""
+    report["workbench_before_preferences"] = FreeCADGui.activeWorkbench().name()
+    found = {}
+
+    def groups(dialog):
+        items = []
+        for widget in dialog.findChildren(QtWidgets.QListWidget):
+            for i in range(widget.count()):
+                item = widget.item(i)
+                items.append([item.text(), not item.icon().isNull()])
+        for tree in dialog.findChildren(QtWidgets.QTreeView):
+            model = tree.model()
+            for row in range(model.rowCount() if model is not None else 0):
+                index = model.index(row, 0)
+                icon = model.data(index, QtCore.Qt.ItemDataRole.DecorationRole)
+                items.append([model.data(index), bool(icon is not None and not icon.isNull())])
+        return items
+
+    def inspect():
+        dialog = QtWidgets.QApplication.activeModalWidget()
+        if dialog is None:
+            QtCore.QTimer.singleShot(200, inspect)
+            return
+        found["groups"] = groups(dialog)
+        dialog.reject()
+
+    QtCore.QTimer.singleShot(500, inspect)
+    FreeCADGui.runCommand("Std_DlgPreferences")  # modal: returns once inspect() closed it
+    report["preference_groups"] = found.get("groups")
+
+
+def step_score_watched(report):
+    """Score, recording every value the progress bar and the stage label take."""
+    seen = report.setdefault("progress_values", [])
+    stages = report.setdefault("stage_texts", [])
+    results().progress.valueChanged.connect(seen.append)
+    results().stage_label.setText("")
+    watch = _StageWatch(stages)
+    waiting = step_score(report)
+
+    def done():
+        if not waiting():
+            return False
+        results().progress.valueChanged.disconnect(seen.append)
+        watch.deleteLater()  # this scoring only: the next one starts its bar at 0 again
+        return True
+
+    return done
+
+
+class _StageWatch(QtCore.QObject):
+    """Collects each text the stage label shows (QLabel has no textChanged signal)."""
+
+    def __init__(self, texts):
+        super().__init__(results())
+        self.texts = texts
+        timer = QtCore.QTimer(self)
+        timer.timeout.connect(self._look)
+        timer.start(20)
+
+    def _look(self):
+        text = results().stage_label.text()
+        if text and (not self.texts or self.texts[-1] != text):
+            self.texts.append(text)
+
+
+def step_undo_each(report):
+    """Apply alignment, Show diff: each one step of the scoring document's undo history,
+    undone by doc.undo() (Edit > Undo in that document's view; the drawing's page is the
+    active document now)."""
+    candidate = session.current().candidate.object()
+    doc = candidate.Document
+    before = _placement(candidate)
+    results().apply_button.click()
+    moved = _placement(candidate)
+    names = list(doc.UndoNames)
+    doc.undo()
+    report["undo_alignment"] = {
+        "moved": moved != before,
+        "back": _placement(candidate) == before,
+        "undo_names": names,
+        "applied_after_undo": results().alignment_applied(),
+    }
+    results().show_diff()
+    made = sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff"))
+    names = list(doc.UndoNames)
+    doc.undo()
+    report["undo_diff"] = {
+        "made": made,
+        "left": sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff")),
+        "undo_names": names,
+    }
+
+
+def step_undo_deviation(report):
+    doc = FreeCAD.ActiveDocument
+    names = list(doc.UndoNames)
+    FreeCADGui.runCommand("Std_Undo")
+    report["undo_deviation"] = {
+        "undo_names": names,
+        "left": sorted(n for n in document_objects() if n.startswith("CadBench")),
+    }
+
+
+def step_deviation_undone(report):
+    """Show deviation on the scored candidate, then doc.undo(): one step, all of it gone.
+    The step's seconds (report["steps"]) are how long the window was busy."""
+    doc = session.current().reference.object().Document
+    feature = results().show_deviation()
+    report["deviation_points"] = feature.Actual.Mesh.CountPoints
+    report["deviation_message"] = results().message.text()
+    names = list(doc.UndoNames)
+    doc.undo()
+    report["undo_deviation"] = {
+        "undo_names": names,
+        "left": sorted(o.Name for o in doc.Objects if o.Name.startswith("CadBench")),
+    }
+
+
+def step_imperial(report):
+    """The same result with FreeCAD's unit schema set to Imperial decimal (in/lb): every
+    length in the Dimensions tab in inches, the alignment too; then back to Standard."""
+    schemas = FreeCAD.Units.listSchemas()
+    imperial = next(i for i, name in enumerate(schemas) if name.startswith("Imperial decimal"))
+    FreeCAD.Units.setSchema(imperial)
+    try:
+        results().show_result(session.current().result)
+        report["imperial_dimensions"] = tables.contents(results().dimension_table)
+        report["imperial_alignment"] = results().contents().get("alignment")
+    finally:
+        FreeCAD.Units.setSchema(0)
+        results().show_result(session.current().result)
+
+
+def step_record_broken_load(report):
+    doc = session.current().reference.object().Document
+    report["objects_after_broken_load"] = sorted(o.Name for o in doc.Objects)
 
 
 def _placement(obj):
@@ -384,6 +552,7 @@ SCENARIOS = {
         ("show_diff", step_show_diff),
         ("alignment", step_alignment),
         ("deviation", step_deviation),
+        ("undo_deviation", step_undo_deviation),
         ("click_failed_dimension", step_click_failed_dimension),
         ("author", step_author),
         ("save_case", step_save_case),
@@ -406,6 +575,24 @@ SCENARIOS = {
         ("grab_located", step_grab_located),
         ("score_folder", step_score_folder),
         ("record_folder", step_record_folder),
+    ],
+    # A bundled case's rotated candidate as an engineer uses it: Preferences first, scored
+    # with the progress watched, drawn in the scored pose, each change undone, a broken file.
+    "engineer": [
+        ("preferences_at_start", step_preferences_at_start),
+        ("activate", step_activate),
+        ("open_case", step_open_case),
+        ("score", step_score_watched),
+        ("record_score", step_record_score),
+        ("generate_drawing", step_generate_drawing),
+        ("record_drawing", step_record_drawing),
+        ("cancel_drawing", step_cancel_drawing),
+        ("undo_each", step_undo_each),
+        ("deviation_undone", step_deviation_undone),
+        ("imperial", step_imperial),
+        ("broken_candidate", step_broken_candidate),
+        ("record_broken_load", step_record_broken_load),
+        ("record_broken", step_record_broken),
     ],
     # A bundled case, scored from the toolbar as a newcomer would.
     "bundled": [

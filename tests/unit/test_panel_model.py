@@ -97,15 +97,15 @@ def test_dimension_rows_colour_by_status_and_point_at_geometry():
     assert rows[0].cells == [
         "D1",
         "length",
-        "40.000 ±0.2",
-        "40.000",
+        "40.000 mm ±0.200 mm",
+        "40.000 mm",
         "found",
         "cand. Face1+Face6; ref. Edge5",
         "-",  # a result without located matching: its columns say so
         "-",
         "",
     ]
-    assert rows[1].cells[2:5] == ["Ø11.000 ±0.055", "-", "not found"]
+    assert rows[1].cells[2:5] == ["Ø11.000 mm ±0.055 mm", "-", "not found"]
     assert rows[1].targets == [("reference", "Edge41")]
     assert rows[3].cells[2] == "63.430°"
     assert rows[3].targets == [("candidate", "Face2"), ("candidate", "Face7")]
@@ -236,7 +236,7 @@ def test_entries_in_either_shape_become_rows():
         ("chamfer2", "missing", FAIL),
         ("boss", "extra", FAIL),
     ]
-    assert rows[0].cells[2] == "diameter 8.000, kind hole"
+    assert rows[0].cells[2] == "diameter 8.000 mm, kind hole"
     assert rows[1].targets == [("candidate", "Edge4")]
     listed = detail_rows.entry_rows({"items": [{"name": "M8", "status": "pitch_wrong"}]})
     assert listed[0].cells[:2] == ["M8", "pitch wrong"]
@@ -265,7 +265,7 @@ def test_diff_files_alignment_and_drawing_files():
         "missing": "/d/diff_missing.step",
     }
     assert panel_model.alignment_text(result) == (
-        "rotated 30.00°, moved (1.000, -2.000, 0.500) mm; ambiguous: 2 other pose(s) fit as well"
+        "rotated 30.00°, moved (1.000 mm, -2.000 mm, 0.500 mm); ambiguous: 2 other pose(s) fit as well"
     )
     assert panel_model.drawing_files(result) == {"svg": "/d/page.svg"}
     assert panel_model.alignment_of(_result()) is None
@@ -403,7 +403,7 @@ def test_feature_thread_and_drawing_sections_in_the_stages_shapes():
     ]
     assert rows[0].targets == [("candidate", "Face9"), ("reference", "Face7")]
     assert rows[1].targets == [("reference", "Face2")]
-    assert rows[2].cells[2] == "prismatic height 5.000"
+    assert rows[2].cells[2] == "prismatic height 5.000 mm"
     threads = {
         "applicable": True,
         "reference": [{"designation": "M8", "kind": "external", "pitch": 1.25, "faces": ["Face3"]}],
@@ -419,12 +419,12 @@ def test_feature_thread_and_drawing_sections_in_the_stages_shapes():
     ]
     assert rows[0].targets == [("candidate", "Face4"), ("reference", "Face3")]
     # The differing field shows both sides, never only the reference's value.
-    assert rows[0].cells[2] == "kind external; pitch 1.250, candidate 1.000"
+    assert rows[0].cells[2] == "kind external; pitch 1.250 mm, candidate 1.000 mm"
     drawing = {"dimensions": [{"id": "D1", "found": True, "target": 40.0, "displayed": "40",
                                "view": "Top"}, {"id": "D2", "found": False, "target": 11.0}]}  # fmt: skip
     rows = detail_rows.drawing_rows(drawing)
     assert [(r.cells[1], r.state) for r in rows] == [("found", PASS), ("not found", FAIL)]
-    assert rows[0].cells[2] == "target 40.000, prints '40' in view Top"
+    assert rows[0].cells[2] == "target 40.000 mm, prints '40' in view Top"
 
 
 def test_a_missed_dimension_shows_the_nearest_candidate_value_and_how_far_off():
@@ -433,7 +433,7 @@ def test_a_missed_dimension_shows_the_nearest_candidate_value_and_how_far_off():
                               "nearestGeometry": ["Face9"], "referenceGeometry": ["Face7"]}]}  # fmt: skip
     (row,) = detail_rows.dimension_rows(result)
     assert row.cells[3] == "-"
-    assert row.cells[4] == "not found (nearest 12.000, off by +2.000)"
+    assert row.cells[4] == "not found (nearest 12.000 mm, off by +2.000 mm)"
     assert row.state == FAIL
 
 
@@ -461,7 +461,9 @@ def test_short_reason_names_the_file_not_its_folder():
 def test_a_shift_that_rounds_to_zero_prints_no_sign():
     result = {"shape": {"alignment": {"rotation": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
                                       "translation": [0.0, -0.0001, -0.0], "rotationAngleDeg": 0.0}}}  # fmt: skip
-    assert panel_model.alignment_text(result) == "rotated 0.00°, moved (0.000, 0.000, 0.000) mm"
+    assert panel_model.alignment_text(result) == (
+        "rotated 0.00°, moved (0.000 mm, 0.000 mm, 0.000 mm)"
+    )
 
 
 def test_the_ceilings_read_not_run_before_any_scoring():

@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""A bundled case's rotated candidate as an engineer uses it, in the real FreeCAD GUI under
+Xvfb: Preferences before the workbench is activated, Score with the progress bar watched,
+Generate drawing in the scored pose, each document change undone with Edit > Undo, and a
+broken file loaded after a good one.
+
+bearing_block's perfect_moved is its reference turned 37° about (1, 2, 3) and moved
+(samples.OTHER_POSE): every drawing of it in the scored pose is the reference's drawing, so
+every target its case lists is displayed.
+"""
+
+import os
+import shutil
+
+import pytest
+from conftest import ROOT
+from scenario import require_display_programs, scenario_report
+
+from cadbench_wb import cases
+
+pytestmark = pytest.mark.gui
+
+CASE_ID = "bearing_block"
+CANDIDATE = "perfect_moved.step"
+
+
+@pytest.fixture(scope="module")
+def engineer(fc, tmp_path_factory):
+    require_display_programs()
+    from cadbench_wb.app.cases import build as case_build
+
+    folder = tmp_path_factory.mktemp("engineer")
+    shutil.copytree(
+        os.path.join(ROOT, "cases", CASE_ID),
+        folder / "cases" / CASE_ID,
+        ignore=shutil.ignore_patterns("reference.step", "candidates", "__pycache__"),
+    )
+    case = cases.load_case(str(folder / "cases" / CASE_ID))
+    case_build.build_missing(case)
+    broken = folder / "broken" / "empty.step"
+    broken.parent.mkdir()
+    broken.write_bytes(b"")
+    env = {
+        "CADBENCH_GUI_CASES": str(folder / "cases"),
+        "CADBENCH_GUI_CASE": CASE_ID,
+        "CADBENCH_GUI_CANDIDATE": CANDIDATE,
+        "CADBENCH_GUI_BROKEN": str(broken),
+    }
+    return scenario_report(folder, "engineer", env), case
+
+
+def test_the_preferences_page_and_its_icon_are_there_before_the_workbench_is(engineer):
+    data, _ = engineer
+    assert data["workbench_before_preferences"] != "CadBenchWorkbench"
+    groups = {name: has_icon for name, has_icon in data["preference_groups"]}
+    assert groups.get("cadbench") is True, data["preference_groups"]
+
+
+def test_the_progress_bar_only_moves_forward_and_names_its_stages_for_a_reader(engineer):
+    data, _ = engineer
+    values = data["progress_values"]
+    assert values and values == sorted(values), values
+    stages = data["stage_texts"]
+    assert stages, "no stage shown"
+    assert not any(s.startswith("selftest:") for s in stages), stages
+    readable = {"reading the reference", "reading the candidate", "aligning the candidate"}
+    assert readable & set(stages), stages
+
+
+def test_generate_drawing_draws_the_rotated_candidate_with_every_target(engineer):
+    data, case = engineer
+    message = data["drawing_message"]
+    assert "Drawing written to" in message and "candidate in the scored pose" in message, message
+    total = len(case.dimensions)
+    # Drawn in the scored pose the candidate is the reference: the drawing dimensions the
+    # targets the reference's drawing does (those a drawing can show).
+    assert f"of {total} targets displayed" in message, message
+    pages = [n for n, types in data["drawing_documents"].items() if "TechDraw::DrawPage" in types]
+    assert pages
+
+
+def _named(names):
+    """The newest undo step's name (FreeCAD 0.20's GUI lists a step still open as "-> name";
+    Std_Undo closes and undoes it as one step)."""
+    return [names[0].removeprefix("-> ")] if names else []
+
+
+def test_apply_alignment_and_show_diff_are_each_one_undo_step(engineer):
+    data, _ = engineer
+    alignment = data["undo_alignment"]
+    assert alignment["moved"] and alignment["back"], alignment
+    assert _named(alignment["undo_names"]) == ["Apply alignment"], alignment
+    assert alignment["applied_after_undo"] is False
+    diff = data["undo_diff"]
+    assert diff["made"] and diff["left"] == [], diff
+    assert _named(diff["undo_names"]) == ["Show diff"], diff
+
+
+def test_a_failed_load_takes_the_last_candidate_away_and_names_the_file_only(engineer):
+    data, _ = engineer
+    assert "Candidate" not in data["objects_after_broken_load"]
+    header = data["broken"]["header"]
+    assert "empty.step" in header and "/broken/empty.step" not in header, header
+
+
+def test_lengths_follow_the_users_unit_schema(engineer):
+    """Imperial decimal: the bearing block's 120 mm length reads 4.72 in (120 / 25.4); the
+    alignment's shift is in inches too. Nothing is printed as bare millimetres."""
+    data, case = engineer
+    rows = {r["cells"][0]: r for r in data["imperial_dimensions"]}
+    lengths = [d for d in case.dimensions if d.kind == "length"]
+    assert lengths
+    for dimension in lengths:
+        target = rows[dimension.id]["cells"][2]
+        assert target.endswith(" in") and " mm" not in target, target
+        assert float(target.split()[0]) == pytest.approx(dimension.value / 25.4, abs=0.006)
+    assert " in" in data["imperial_alignment"] and " mm" not in data["imperial_alignment"]
+
+
+def test_show_deviation_is_sized_for_a_look_and_is_one_undo_step(engineer):
+    """bearing_block's mesh cut to 5 % of the diagonal would have 40,000 points; the look
+    keeps about DEVIATION_POINTS (5,000) of them. Undone, nothing of it stays."""
+    data, _ = engineer
+    assert 500 < data["deviation_points"] <= 5000 * 1.1, data["deviation_points"]
+    assert "mm" in data["deviation_message"]
+    undone = data["undo_deviation"]
+    assert undone["undo_names"][0].removeprefix("-> ") == "Show deviation", undone
+    assert all(not n.startswith(("CadBenchAligned", "CadBenchNominal", "CadBenchDeviation"))
+               for n in undone["left"]), undone  # fmt: skip
+
+
+def test_generate_drawing_shows_a_bar_and_cancel_and_cancel_ends_it(engineer):
+    data, _ = engineer
+    assert data["drawing_progress"]["bar"] and data["drawing_progress"]["cancel"]
+    assert data["drawing_progress"]["stage"] == f"drawing {CANDIDATE}"
+    cancelled = data["cancelled_drawing"]
+    assert cancelled["message"] == "Drawing cancelled." and not cancelled["bar"], cancelled
+    assert cancelled["documents"] == data["documents_before_cancel"]
