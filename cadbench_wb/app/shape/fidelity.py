@@ -448,50 +448,23 @@ def _exact_outcome(decision) -> str:
 def _mesh_iou(meshes, shapes, diagonal, aligned=None):
     """The mesh boolean's volumes (None if it gave none), why it gave none, and the meshes.
 
-    A tessellation manifold3d refuses (a non-manifold edge, a sliver) is replaced by the
-    alignment's mesh of the same side when it is one (aligned: those meshes, when Part's
-    finer tessellation replaced them), else repaired by trimesh, then made again finer,
-    before the route is given up. (The repaired mesh is used for the boolean only;
-    sampling keeps the original, its ray casting needs no manifold.) The alignment's mesh
-    is MeshPart's at mesh_angular_deflection: where Part's 0.1 rad leaves free edges along
-    short tolerant B-spline edges (NIST FTC-07's AP242 edition: 94, edges toleranced up to
-    0.126 mm, at any linear deflection) it is closed, and its volume error enters the mesh
-    tolerance as any mesh's does (crosscheck.decide); it costs nothing, where the repair and
-    the finer retry cost 1.7 s per side there before failing."""
+    A tessellation manifold3d refuses (a crack between two faces' meshes of one edge, a
+    non-manifold edge, a sliver) is repaired or replaced before the route is given up
+    (_manifold_for: cracks closed, the union of a compound's solids, the alignment's mesh,
+    trimesh's repair, then the tessellation made again finer and coarser). A repaired
+    mesh is used for the boolean only; sampling keeps the original, its ray casting needs
+    no manifold. aligned: the alignment's meshes, when Part's finer tessellation replaced
+    them."""
     meshes = list(meshes)
     missing = meshing.manifold_missing()
     if missing:  # nothing to repair or retry: the boolean cannot run at all
         return None, missing, meshes
     solids, tried = [], []
     for index, (mesh, shape) in enumerate(zip(meshes, shapes, strict=True)):
-        solid = meshing.manifold_of(*mesh)
-        steps = ["its tessellation is not a manifold"]
-        if solid is None and len(shape.Solids) > 1:
-            # Solids that share faces (a compound of touching pieces) mesh into one
-            # non-manifold whole; each solid's own mesh is a manifold, and their union is
-            # the compound's material.
-            deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal
-            solid = meshing.union_of_solids(shape, deflection)
-            steps.append("nor the union of its solids' own meshes")
-        if solid is None and aligned is not None:
-            solid = meshing.manifold_of(*aligned[index])
-            if solid is not None:
-                meshes[index] = aligned[index]
-            angle = standard.CROSS_CHECK["mesh_angular_deflection"]
-            steps.append(f"nor the alignment's mesh ({angle:g} rad)")
-        if solid is None:
-            solid = meshing.repaired_manifold(*mesh)
-            steps.append(
-                "nor after trimesh's repair" if meshing.trimesh_available() else "(no trimesh)"
-            )
-        if solid is None and len(mesh[1]):
-            params = standard.CROSS_CHECK
-            finer = params["mesh_retry_factor"] * params["mesh_deflection_rel"] * diagonal
-            retry = meshing.mesh_of(shape, finer)
-            solid = meshing.manifold_of(*retry)
-            if solid is not None:
-                meshes[index] = retry
-            steps.append(f"nor at {params['mesh_retry_factor']:g} x the deflection")
+        own = None if aligned is None else aligned[index]
+        solid, steps, replacement = _manifold_for(mesh, shape, diagonal, own)
+        if replacement is not None:
+            meshes[index] = replacement
         solids.append(solid)
         tried.append(", ".join(steps))
     first, second = solids
@@ -505,6 +478,67 @@ def _mesh_iou(meshes, shapes, diagonal, aligned=None):
     common = (first ^ second).volume()
     va, vb = first.volume(), second.volume()
     return {"a": va, "b": vb, "common": common, "union": va + vb - common}, None, meshes
+
+
+def _manifold_for(mesh, shape, diagonal, aligned=None):
+    """A manifold3d solid for one side, what was tried before it (or before giving up), and
+    the mesh that replaces the side's mesh, if one does (None: keep it).
+
+    In turn, each tried only when what came before was refused:
+    - the tessellation itself, then with its cracks closed (meshing.closed_cracks: two
+      faces' meshes of a shared edge that do not meet, bd_warehouse's M3 stud in most
+      poses; 30 ms);
+    - for a compound of touching solids (one non-manifold whole), the union of each
+      solid's own mesh;
+    - the alignment's mesh (aligned; MeshPart at mesh_angular_deflection): where Part's
+      0.1 rad leaves free edges along short tolerant B-spline edges (NIST FTC-07's AP242
+      edition: 94, edges toleranced up to 0.126 mm, at any linear deflection) it is
+      closed, and its volume error enters the mesh tolerance as any mesh's does;
+    - trimesh's repair (coincident vertices merged, degenerate and duplicate facets
+      dropped);
+    - the tessellation made again at each of mesh_retry_factors x the deflection, finer
+      first, then coarser (each with its cracks closed): a crack or sliver belongs to one
+      discretization of an edge, another deflection discretizes it anew.
+    A replacement (a retry's mesh, the alignment's) stands for the side from then on;
+    cracks closed or trimesh's repair serve the boolean only."""
+    params = standard.CROSS_CHECK
+    deflection = params["mesh_deflection_rel"] * diagonal
+    steps = ["its tessellation is not a manifold"]
+    solid = meshing.manifold_of(*mesh)
+    if solid is not None:
+        return solid, [], None
+    solid = _closed(mesh, deflection)
+    steps.append("nor with its cracks closed")
+    if solid is None and len(shape.Solids) > 1:
+        solid = meshing.union_of_solids(shape, deflection)
+        steps.append("nor the union of its solids' own meshes")
+    if solid is None and aligned is not None:
+        solid = meshing.manifold_of(*aligned)
+        steps.append(f"nor the alignment's mesh ({params['mesh_angular_deflection']:g} rad)")
+        if solid is not None:
+            return solid, steps, aligned
+    if solid is None:
+        solid = meshing.repaired_manifold(*mesh)
+        steps.append(
+            "nor after trimesh's repair" if meshing.trimesh_available() else "(no trimesh)"
+        )
+    if solid is not None or not len(mesh[1]):
+        return solid, steps, None
+    for factor in params["mesh_retry_factors"]:
+        retry = meshing.mesh_of(_copy(shape), factor * deflection)
+        solid = meshing.manifold_of(*retry) or _closed(retry, factor * deflection)
+        steps.append(f"nor at {factor:g} x the deflection")
+        if solid is not None:
+            return solid, steps, retry
+    return None, steps, None
+
+
+def _closed(mesh, deflection: float):
+    """The manifold of the mesh with its cracks closed, or None."""
+    closed = meshing.closed_cracks(*mesh, deflection)
+    if closed is None or closed[2] == 0:
+        return None
+    return meshing.manifold_of(closed[0], closed[1])
 
 
 def _diagnostics(figures, meshes, shapes) -> dict:
