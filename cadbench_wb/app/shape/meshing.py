@@ -201,7 +201,7 @@ SPLIT_OFFSET = 0.0371
 def manifold_missing() -> str | None:
     """None when manifold3d imports; else why the mesh booleans cannot run. manifold3d is
     not on FreeCAD's Addon Manager allow-list: without it the IoU is cross-checked by point
-    sampling alone and thread zone volumes are not measured."""
+    sampling alone (thread zone volumes need no manifold: app/threads/zone.py)."""
     try:
         import manifold3d  # noqa: F401, PLC0415 - optional dependency
     except ImportError as exc:
@@ -209,9 +209,9 @@ def manifold_missing() -> str | None:
     return None
 
 
-# The manifolds of the last meshes asked for, by content (_mesh_key): one scoring builds
-# each fine mesh's manifold for the mesh boolean and again for every thread zone volume
-# (two on a threaded pair, 30-50 ms each on an M8 bolt's 29,000 triangles).
+# The manifolds of the last meshes asked for, by content (_mesh_key): one scoring may ask
+# for a fine mesh's manifold more than once (the mesh boolean, a compound's union; 30-50 ms
+# each on an M8 bolt's 29,000 triangles).
 _MANIFOLDS: dict = {}
 _MANIFOLDS_KEPT = 2
 
