@@ -129,7 +129,14 @@ def _volume_check(ref: dict, cand: dict, params: dict) -> dict:
     if not ref["modeled"] or not cand["modeled"]:
         return {"ok": True, "reason": "not compared: a cosmetic thread has no thread volume"}
     if v_ref is None or v_cand is None or v_ref <= 0:
-        return {"ok": False, "reason": "zone volume not measurable", "reference": v_ref}
+        # Not "differs": nothing was compared (a perfect copy once read so when its mesh
+        # could not be measured).
+        return {
+            "ok": False,
+            "reason": "zone volume not measurable",
+            "failure": "thread volume not measurable",
+            "reference": v_ref,
+        }
     rel = abs(v_cand - v_ref) / v_ref
     return {
         "ok": rel <= params["volume_rel"],
@@ -174,7 +181,7 @@ def match_threads(
             {"reference": index, "candidate": chosen, "matched": not failed, "checks": checks}
         )
         if failed:
-            words = [_FAILURE_WORDS[name] for name in failed]
+            words = [checks[name].get("failure", _FAILURE_WORDS[name]) for name in failed]
             failures.append(f"thread {index + 1} ({_name(ref)}): {', '.join(words)}")
     value = 1.0 if reference and not failures else 0.0
     return {"value": value, "pairs": pairs, "failures": failures}
