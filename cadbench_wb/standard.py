@@ -193,7 +193,7 @@ CROSS_CHECK = {
     "fuzzy_values_rel": (0.0, 1e-5),
     # A tessellation manifold3d refuses is made again at these shares of the deflection in
     # turn, finer then coarser (after its cracks closed, the alignment's own mesh and
-    # trimesh's repair: fidelity._manifold_for). The coarser mesh's own volume error enters
+    # trimesh's repair: meshing.manifold_for). The coarser mesh's own volume error enters
     # the mesh tolerance as any mesh's does (crosscheck.decide).
     "mesh_retry_factors": (0.5, 2.0),
 }

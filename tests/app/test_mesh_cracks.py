@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """A tessellation manifold3d refuses for a crack (two faces' meshes of one edge that do not
-meet) is closed before the mesh route gives up (meshing.closed_cracks, fidelity's
-_manifold_for); an open loop wider than a crack can be is a hole and stays refused."""
+meet) is closed before the mesh route gives up (meshing.closed_cracks and
+manifold_for); an open loop wider than a crack can be is a hole and stays refused."""
 
 import os
 
@@ -10,7 +10,6 @@ import pytest
 from conftest import ROOT
 
 from cadbench_wb import standard
-from cadbench_wb.app.shape import fidelity as shape_fidelity
 from cadbench_wb.app.shape import meshing
 
 THREADS = os.path.join(ROOT, "tests", "data", "threads")
@@ -82,7 +81,8 @@ def test_a_real_crack_is_closed_by_the_mesh_route(fc):
     assert meshing.manifold_of(*mesh) is None
     closed = meshing.closed_cracks(*mesh, standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal)
     assert closed is not None and closed[2] >= 1
-    solid, _, replacement = shape_fidelity._manifold_for(mesh, stud, diagonal)
+    solid, steps, replacement = meshing.manifold_for(mesh, stud, diagonal)
+    assert steps == ["its tessellation is not a manifold", "with its cracks closed it is one"]
     assert replacement is None  # sampling and the thread zones keep the tessellation
     error = abs(solid.volume() - stud.Volume) / stud.Volume
     assert error < standard.CROSS_CHECK["mesh_tolerance_floor"] / 3

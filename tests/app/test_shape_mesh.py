@@ -77,7 +77,9 @@ def test_a_tessellation_refused_after_every_retry_names_each_step(fc, part):
     cube = part.makeBox(10, 10, 10)
     open_box = part.Solid(part.Shell(cube.Faces[:5]))
     meshes = [meshing.mesh_of(s, 0.005) for s in (cube, open_box)]
-    found, why, _ = shape_fidelity._mesh_iou(meshes, (cube, open_box), cube.BoundBox.DiagonalLength)
+    found, why, _, _ = shape_fidelity._mesh_iou(
+        meshes, (cube, open_box), cube.BoundBox.DiagonalLength
+    )
     assert found is None
     assert why.startswith("tessellation refused by manifold3d (candidate: ")
     assert "reference" not in why

@@ -238,6 +238,8 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
     mesh_a, mesh_b = meshes = estimates.meshes
     if estimates.refined:
         decision["crossCheck"]["estimatesRemeshed"] = REMESHED
+    if estimates.repairs:  # only where a tessellation had to be made a manifold
+        decision["crossCheck"]["meshRepairs"] = estimates.repairs
     decision["crossCheck"]["exactAttempts"] = attempts
     # True only when the wall clock stopped the exact route: the one case where the route
     # (and so the JSON) depends on the machine's speed, hence reported.
@@ -401,13 +403,13 @@ class _Estimates:
             *self.meshes, params["sample_points"], params["sample_seed"]
         )
         self.seconds["sampling"] += time.perf_counter() - start
-        self.mesh_done, self.answer = False, (None, None)
+        self.mesh_done, self.answer, self.repairs = False, (None, None), {}
 
     def mesh(self) -> tuple:
         """(the mesh boolean's volumes or None, why none) as crosscheck.decide takes them."""
         if not self.mesh_done:
             start = time.perf_counter()
-            found, note, self.meshes = _mesh_iou(
+            found, note, self.meshes, self.repairs = _mesh_iou(
                 self.meshes, self.shapes, self.diagonal, self.aligned
             )
             self.answer, self.mesh_done = (found, note), True
@@ -446,11 +448,12 @@ def _exact_outcome(decision) -> str:
 
 
 def _mesh_iou(meshes, shapes, diagonal, aligned=None):
-    """The mesh boolean's volumes (None if it gave none), why it gave none, and the meshes.
+    """The mesh boolean's volumes (None if it gave none), why it gave none, the meshes, and
+    {role: how its tessellation was made a manifold} for each side that needed it.
 
     A tessellation manifold3d refuses (a crack between two faces' meshes of one edge, a
     non-manifold edge, a sliver) is repaired or replaced before the route is given up
-    (_manifold_for: cracks closed, the union of a compound's solids, the alignment's mesh,
+    (meshing.manifold_for: cracks closed, the union of a compound's solids, the alignment's mesh,
     trimesh's repair, then the tessellation made again finer and coarser). A repaired
     mesh is used for the boolean only; sampling keeps the original, its ray casting needs
     no manifold. aligned: the alignment's meshes, when Part's finer tessellation replaced
@@ -458,13 +461,15 @@ def _mesh_iou(meshes, shapes, diagonal, aligned=None):
     meshes = list(meshes)
     missing = meshing.manifold_missing()
     if missing:  # nothing to repair or retry: the boolean cannot run at all
-        return None, missing, meshes
-    solids, tried = [], []
+        return None, missing, meshes, {}
+    solids, tried, repairs = [], [], {}
     for index, (mesh, shape) in enumerate(zip(meshes, shapes, strict=True)):
         own = None if aligned is None else aligned[index]
-        solid, steps, replacement = _manifold_for(mesh, shape, diagonal, own)
+        solid, steps, replacement = meshing.manifold_for(mesh, shape, diagonal, own)
         if replacement is not None:
             meshes[index] = replacement
+        if solid is not None and steps:
+            repairs[("reference", "candidate")[index]] = f"{steps[0]}; {steps[-1]}"
         solids.append(solid)
         tried.append(", ".join(steps))
     first, second = solids
@@ -474,71 +479,11 @@ def _mesh_iou(meshes, shapes, diagonal, aligned=None):
             for role, solid, steps in zip(("reference", "candidate"), solids, tried, strict=True)
             if solid is None
         ]
-        return None, "tessellation refused by manifold3d (" + "; ".join(refused) + ")", meshes
+        why = "tessellation refused by manifold3d (" + "; ".join(refused) + ")"
+        return None, why, meshes, repairs
     common = (first ^ second).volume()
     va, vb = first.volume(), second.volume()
-    return {"a": va, "b": vb, "common": common, "union": va + vb - common}, None, meshes
-
-
-def _manifold_for(mesh, shape, diagonal, aligned=None):
-    """A manifold3d solid for one side, what was tried before it (or before giving up), and
-    the mesh that replaces the side's mesh, if one does (None: keep it).
-
-    In turn, each tried only when what came before was refused:
-    - the tessellation itself, then with its cracks closed (meshing.closed_cracks: two
-      faces' meshes of a shared edge that do not meet, bd_warehouse's M3 stud in most
-      poses; 30 ms);
-    - for a compound of touching solids (one non-manifold whole), the union of each
-      solid's own mesh;
-    - the alignment's mesh (aligned; MeshPart at mesh_angular_deflection): where Part's
-      0.1 rad leaves free edges along short tolerant B-spline edges (NIST FTC-07's AP242
-      edition: 94, edges toleranced up to 0.126 mm, at any linear deflection) it is
-      closed, and its volume error enters the mesh tolerance as any mesh's does;
-    - trimesh's repair (coincident vertices merged, degenerate and duplicate facets
-      dropped);
-    - the tessellation made again at each of mesh_retry_factors x the deflection, finer
-      first, then coarser (each with its cracks closed): a crack or sliver belongs to one
-      discretization of an edge, another deflection discretizes it anew.
-    A replacement (a retry's mesh, the alignment's) stands for the side from then on;
-    cracks closed or trimesh's repair serve the boolean only."""
-    params = standard.CROSS_CHECK
-    deflection = params["mesh_deflection_rel"] * diagonal
-    steps = ["its tessellation is not a manifold"]
-    solid = meshing.manifold_of(*mesh)
-    if solid is not None:
-        return solid, [], None
-    solid = _closed(mesh, deflection)
-    steps.append("nor with its cracks closed")
-    if solid is None and len(shape.Solids) > 1:
-        solid = meshing.union_of_solids(shape, deflection)
-        steps.append("nor the union of its solids' own meshes")
-    if solid is None and aligned is not None:
-        solid = meshing.manifold_of(*aligned)
-        steps.append(f"nor the alignment's mesh ({params['mesh_angular_deflection']:g} rad)")
-        if solid is not None:
-            return solid, steps, aligned
-    if solid is None:
-        solid = meshing.repaired_manifold(*mesh)
-        steps.append(
-            "nor after trimesh's repair" if meshing.trimesh_available() else "(no trimesh)"
-        )
-    if solid is not None or not len(mesh[1]):
-        return solid, steps, None
-    for factor in params["mesh_retry_factors"]:
-        retry = meshing.mesh_of(_copy(shape), factor * deflection)
-        solid = meshing.manifold_of(*retry) or _closed(retry, factor * deflection)
-        steps.append(f"nor at {factor:g} x the deflection")
-        if solid is not None:
-            return solid, steps, retry
-    return None, steps, None
-
-
-def _closed(mesh, deflection: float):
-    """The manifold of the mesh with its cracks closed, or None."""
-    closed = meshing.closed_cracks(*mesh, deflection)
-    if closed is None or closed[2] == 0:
-        return None
-    return meshing.manifold_of(closed[0], closed[1])
+    return {"a": va, "b": vb, "common": common, "union": va + vb - common}, None, meshes, repairs
 
 
 def _diagnostics(figures, meshes, shapes) -> dict:
