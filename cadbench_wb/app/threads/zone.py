@@ -60,8 +60,15 @@ def zone_volume(mesh, thread) -> float | None:
         return None
     frame = thread_frame(thread.axis, thread.start)
     local = (np.asarray(vertices, dtype=float) - frame[:, 3]) @ frame[:, :3]
-    rays, areas = zone_rays(thread.minor_diameter / 2, thread.major_diameter / 2)
-    heights = sampling.crossing_heights(rays, local, triangles)
+    outer = thread.major_diameter / 2
+    rays, areas = zone_rays(thread.minor_diameter / 2, outer)
+    # Only triangles over the zone's square can meet a column (a bolt's head and shank
+    # beyond it are most of its mesh): the columns' crossings are the same without the rest.
+    corners = local[np.asarray(triangles, dtype=np.int64)][:, :, :2]
+    over = np.all(corners.min(axis=1) <= outer, axis=1) & np.all(
+        corners.max(axis=1) >= -outer, axis=1
+    )
+    heights = sampling.crossing_heights(rays, local, np.asarray(triangles)[over])
     length = float(thread.length)
     crossings = np.count_nonzero(np.isfinite(heights), axis=1)
     odd = crossings % 2 == 1
