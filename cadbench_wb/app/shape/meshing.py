@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Tessellations of solids as numpy arrays, and manifold3d meshes built from them."""
+"""Tessellations of solids as numpy arrays, and manifold3d meshes built from them (cracks
+closed, repaired or remeshed where manifold3d refuses a tessellation)."""
 
 import math
 
