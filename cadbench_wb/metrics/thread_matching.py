@@ -51,17 +51,24 @@ def _located(thread: dict) -> bool:
     return all(thread.get(k) is not None for k in ("axis", "start", "end"))
 
 
-def _candidate_for(ref: dict, candidates: list[dict], used: set) -> int | None:
-    """The unused candidate thread of the same kind nearest the reference axis."""
+def _candidate_for(ref: dict, candidates: list[dict], used: set, params: dict) -> int | None:
+    """The unused candidate thread of the same kind nearest the reference axis; among those
+    on the same axis (within axis_offset and axis_angle_deg), the one whose ends lie
+    nearest the reference's. Without the second rule the two threads of a stud threaded at
+    both ends, coaxial to 3e-4 mm, were paired by that rounding noise: in some poses each
+    reference thread took the other end's and both read "thread ends elsewhere"."""
     best = None
     for index, cand in enumerate(candidates):
         if index in used or cand["kind"] != ref["kind"]:
             continue
         if _located(ref) and _located(cand):
             angle, offset = _axis_offset(ref, cand)
-            key = (angle > 5.0, offset, index)
+            coaxial = angle <= params["axis_angle_deg"] and offset <= params["axis_offset"]
+            ref_ends, cand_ends = _axial_ends(ref, cand)
+            shift = max(abs(c - r) for r, c in zip(ref_ends, cand_ends, strict=True))
+            key = (angle > 5.0, not coaxial, shift if coaxial else 0.0, offset, index)
         else:
-            key = (True, math.inf, index)
+            key = (True, True, 0.0, math.inf, index)
         if best is None or key < best[0]:
             best = (key, index)
     return None if best is None else best[1]
@@ -122,7 +129,14 @@ def _volume_check(ref: dict, cand: dict, params: dict) -> dict:
     if not ref["modeled"] or not cand["modeled"]:
         return {"ok": True, "reason": "not compared: a cosmetic thread has no thread volume"}
     if v_ref is None or v_cand is None or v_ref <= 0:
-        return {"ok": False, "reason": "zone volume not measurable", "reference": v_ref}
+        # Not "differs": nothing was compared (a perfect copy once read so when its mesh
+        # could not be measured).
+        return {
+            "ok": False,
+            "reason": "zone volume not measurable",
+            "failure": "thread volume not measurable",
+            "reference": v_ref,
+        }
     rel = abs(v_cand - v_ref) / v_ref
     return {
         "ok": rel <= params["volume_rel"],
@@ -149,7 +163,7 @@ def match_threads(
     used: set = set()
     pairs, failures = [], []
     for index, ref in enumerate(reference):
-        chosen = _candidate_for(ref, candidate, used)
+        chosen = _candidate_for(ref, candidate, used, params)
         if chosen is None:
             pairs.append({"reference": index, "candidate": None, "matched": False, "checks": {}})
             failures.append(f"thread {index + 1} ({_name(ref)}): no {ref['kind']} thread")
@@ -167,7 +181,7 @@ def match_threads(
             {"reference": index, "candidate": chosen, "matched": not failed, "checks": checks}
         )
         if failed:
-            words = [_FAILURE_WORDS[name] for name in failed]
+            words = [checks[name].get("failure", _FAILURE_WORDS[name]) for name in failed]
             failures.append(f"thread {index + 1} ({_name(ref)}): {', '.join(words)}")
     value = 1.0 if reference and not failures else 0.0
     return {"value": value, "pairs": pairs, "failures": failures}

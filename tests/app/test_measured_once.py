@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """What the threaded-pair speed-up (issue 11) measures once or only when asked for gives
-the same figures as measuring it eagerly: thread zone volumes from two cylinders, exact
-volumes handed from loading to the shape stage, face areas and edge convexity on demand."""
+the same figures as measuring it eagerly: thread zone volumes (columns in the thread's frame,
+against manifold3d's tube), exact volumes handed from loading to the shape stage, face areas
+and edge convexity on demand."""
 
 import math
 import os
@@ -14,15 +15,11 @@ from cadbench_wb.app.features import brep_graph
 from cadbench_wb.app.shape import fidelity as shape_fidelity
 from cadbench_wb.app.shape import meshing
 from cadbench_wb.app.threads import recognition as threads
+from cadbench_wb.app.threads import zone as thread_zone
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 THREADS = os.path.join(os.path.dirname(HERE), "data", "threads")
-SEGMENTS = standard.THREADS["zone_segments"]
-
-
-def _polygon_area(radius: float) -> float:
-    """Area of manifold3d's regular polygon standing for a circle of this radius."""
-    return SEGMENTS / 2 * radius * radius * math.sin(2 * math.pi / SEGMENTS)
+RINGS = standard.THREADS["zone_rings"]
 
 
 def _zone(minor: float, major: float, length: float, start_z: float):
@@ -42,41 +39,69 @@ def _zone(minor: float, major: float, length: float, start_z: float):
     )
 
 
-@pytest.mark.parametrize("radius", [3.6, 4.5])  # between minor and major radius; beyond major
-def test_zone_volume_of_a_round_bar_is_the_annulus_it_fills(fc, part, radius):
-    """A bar 30 long fills the zone (radii 3.3 to 4.0, z 5 to 25) out to its radius 3.6,
-    or all of it at 4.5. Expected from the construction: the bar's mesh is a prism, so its
-    section is its volume over 30; the zone's inner polygon (and, for the thick bar, its
-    outer polygon) lies inside that section; the material in the zone is the section (or
-    the outer polygon) less the inner polygon, times the zone's length 20."""
-    bar = part.makeCylinder(radius, 30)
-    deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * bar.BoundBox.DiagonalLength
-    mesh = meshing.mesh_of(bar, deflection)
-    section = meshing.manifold_of(*mesh).volume() / 30
-    outer = section if radius < 4.0 else _polygon_area(4.0)
-    expected = (outer - _polygon_area(3.3)) * 20.0
-    zone = _zone(6.6, 8.0, 20.0, 5.0)
-    assert threads.zone_volume(mesh, zone) == pytest.approx(expected, rel=1e-9)
+def _bar_mesh(part, radius: float, length: float = 30.0):
+    """A round bar's mesh within 1e-3 mm of its surface (a quarter of a ring's width)."""
+    return meshing.mesh_of(part.makeCylinder(radius, length), 1e-3)
 
 
-def test_zone_volume_equals_the_material_in_the_tube(fc):
-    """On a real thread (bd_warehouse M8 nut, internal), outer cylinder less inner cylinder
-    is the tube's own intersection (they differ by rounding only)."""
+@pytest.mark.parametrize("rings", [14, RINGS])  # out to a ring boundary inside; all of it
+def test_zone_volume_of_a_round_bar_is_the_annulus_it_fills(fc, part, rings):
+    """A bar 30 long fills the zone (radii 3.3 to 4.0, z 5 to 25) out to its radius, a
+    ring boundary of the zone's columns (or beyond the zone: radius 4.5). Expected from the
+    construction: every column inside the bar is 20 long (the zone's length) and every
+    other one 0, the mesh is within 1e-3 mm of the bar (each ring's middle is 0.011 mm from
+    its edges), and midpoint rings add up to their annulus exactly: the material is the
+    annulus from 3.3 to the bar, times 20."""
+    inner, outer = 3.3, 4.0
+    reach = inner + rings * (outer - inner) / RINGS
+    radius = reach if rings < RINGS else 4.5
+    expected = math.pi * (reach**2 - inner**2) * 20.0
+    zone = _zone(2 * inner, 2 * outer, 20.0, 5.0)
+    assert thread_zone.zone_volume(_bar_mesh(part, radius), zone) == pytest.approx(
+        expected, rel=1e-9
+    )
+
+
+def test_zone_volume_needs_no_manifold(fc, part):
+    """A bar's mesh less one triangle of its top (a hole as a crack leaves one, refused by
+    manifold3d) still gives the annulus: the few columns through the hole take their
+    ring's; less its whole top face (most columns open) it gives no volume at all."""
+    vertices, triangles = _bar_mesh(part, 4.5, 20.0)
+    zone = _zone(6.6, 8.0, 20.0, 0.0)
+    top = np.flatnonzero(np.all(np.isclose(vertices[triangles][:, :, 2], 20.0), axis=1))
+    holed = np.delete(triangles, top[len(top) // 2], axis=0)
+    assert meshing.manifold_of(vertices, holed) is None
+    expected = math.pi * (4.0**2 - 3.3**2) * 20.0
+    assert thread_zone.zone_volume((vertices, holed), zone) == pytest.approx(expected, rel=1e-9)
+    assert thread_zone.zone_volume((vertices, np.delete(triangles, top, axis=0)), zone) is None
+
+
+@pytest.mark.parametrize(
+    "name", ["bd_m8_nut_rh_chamfer.step", "bd_m6x1_stud_lh_square.step", "cq_m4_stud_rh_fade.step"]
+)
+def test_zone_volume_is_the_material_in_the_tube(fc, name):
+    """On real threads the columns agree with manifold3d's intersection of the mesh with a
+    polygonal tube (an independent route). Tolerance from the construction: a regular
+    256-gon inscribed in a circle misses (2 pi / 256)^2 / 6 = 1.0e-4 of the disc, and the
+    tube's two walls miss at most that of their discs' material, pi (R^2 + r^2) L."""
     import manifold3d
     import Part
 
-    nut = Part.read(os.path.join(THREADS, "bd_m8_nut_rh_chamfer.step")).Solids[0]
-    (thread,) = threads.modeled_threads(nut)
-    deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * nut.BoundBox.DiagonalLength
-    mesh = meshing.mesh_of(nut, deflection)
-    height = float(thread.length)
-    tube = manifold3d.Manifold.cylinder(
-        height, thread.major_diameter / 2, -1.0, SEGMENTS
-    ) - manifold3d.Manifold.cylinder(height, thread.minor_diameter / 2, -1.0, SEGMENTS)
-    frame = threads._frame(np.array(thread.axis), np.array(thread.start))
-    direct = (meshing.manifold_of(*mesh) ^ tube.transform(frame)).volume()
-    assert direct > 0
-    assert threads.zone_volume(mesh, thread) == pytest.approx(direct, rel=1e-9)
+    shape = Part.read(os.path.join(THREADS, name))
+    deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * shape.BoundBox.DiagonalLength
+    mesh = meshing.mesh_of(shape, deflection)
+    solid = meshing.manifold_of(*mesh)
+    for thread in threads.modeled_threads(shape):
+        height, segments = float(thread.length), 256
+        outer, inner = thread.major_diameter / 2, thread.minor_diameter / 2
+        tube = manifold3d.Manifold.cylinder(
+            height, outer, -1.0, segments
+        ) - manifold3d.Manifold.cylinder(height, inner, -1.0, segments)
+        frame = thread_zone.thread_frame(thread.axis, thread.start)
+        direct = (solid ^ tube.transform(frame)).volume()
+        missed = (2 * math.pi / segments) ** 2 / 6 * math.pi * (outer**2 + inner**2) * height
+        assert direct > 0
+        assert abs(thread_zone.zone_volume(mesh, thread) - direct) <= missed
 
 
 def test_known_volumes_give_the_figures_measured_ones_give(fc, part):

@@ -47,14 +47,14 @@ def test_only_the_tolerant_nist_part_is_beyond_the_limit(part):
 
 def test_the_alignments_mesh_is_closed_where_parts_tessellation_is_not(tolerant):
     # Part's 0.1 rad leaves free edges along the tolerant B-spline edges, at the
-    # cross-check's deflection and at mesh_retry_factor x it; the alignment's mesh
+    # cross-check's deflection and at mesh_retry_factors x it; the alignment's mesh
     # (MeshPart at mesh_angular_deflection), which the mesh boolean falls back on, is a
     # closed manifold whose volume is the solid's within a third of mesh_tolerance_floor
     # (what crosscheck.decide allows a mesh's volume error).
     params = standard.CROSS_CHECK
     diagonal = tolerant.BoundBox.DiagonalLength
     deflection = params["mesh_deflection_rel"] * diagonal
-    for factor in (1.0, params["mesh_retry_factor"]):
+    for factor in (1.0, *params["mesh_retry_factors"]):
         part_mesh = meshing.mesh_of(tolerant.copy(), factor * deflection)
         assert meshing.manifold_of(*part_mesh) is None
     aligned, _ = meshing.cross_check_meshes(tolerant.copy(), tolerant.copy(), diagonal)

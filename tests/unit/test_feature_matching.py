@@ -162,6 +162,27 @@ def test_volume_outside_tolerance_fails():
     assert tm.match_threads([THREAD], [thread()], standard.THREADS, "reject", far)["value"] == 0
 
 
+def test_an_unmeasured_zone_volume_fails_as_not_measurable():
+    result = tm.match_threads([THREAD], [thread()], standard.THREADS, "reject", {0: (150.0, None)})
+    assert result["value"] == 0.0
+    assert result["failures"] == ["thread 1 (M8): thread volume not measurable"]
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_coaxial_threads_pair_by_their_ends(order):
+    """A stud threaded at both ends (z 0 to 22 and 30 to 52): each reference thread takes
+    the candidate's on its own end, in whatever order the candidate lists them and though
+    the far one lies nearer the axis by rounding noise (0.0001 mm against 0.0003)."""
+    low = thread(start=[0.0003, 0.0, 0.0], end=[0.0003, 0.0, 22.0])
+    high = thread(start=[0.0001, 0.0, 30.0], end=[0.0001, 0.0, 52.0])
+    reference = [THREAD, thread(start=[0.0, 0.0, 30.0], end=[0.0, 0.0, 52.0])]
+    candidate = [(low, high)[i] for i in order]
+    volumes = {0: (150.0, 150.0), 1: (150.0, 150.0)}
+    result = tm.match_threads(reference, candidate, standard.THREADS, "reject", volumes)
+    assert result["value"] == 1.0, result["failures"]
+    assert [p["candidate"] for p in result["pairs"]] == [order.index(0), order.index(1)]
+
+
 def test_cosmetic_thread_counts_only_where_the_case_accepts_it():
     cosmetic = thread(modeled=False)
     rejected = tm.match_threads([THREAD], [cosmetic], standard.THREADS, "reject", VOLUMES)

@@ -238,6 +238,8 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
     mesh_a, mesh_b = meshes = estimates.meshes
     if estimates.refined:
         decision["crossCheck"]["estimatesRemeshed"] = REMESHED
+    if estimates.repairs:  # only where a tessellation had to be made a manifold
+        decision["crossCheck"]["meshRepairs"] = estimates.repairs
     decision["crossCheck"]["exactAttempts"] = attempts
     # True only when the wall clock stopped the exact route: the one case where the route
     # (and so the JSON) depends on the machine's speed, hence reported.
@@ -401,13 +403,13 @@ class _Estimates:
             *self.meshes, params["sample_points"], params["sample_seed"]
         )
         self.seconds["sampling"] += time.perf_counter() - start
-        self.mesh_done, self.answer = False, (None, None)
+        self.mesh_done, self.answer, self.repairs = False, (None, None), {}
 
     def mesh(self) -> tuple:
         """(the mesh boolean's volumes or None, why none) as crosscheck.decide takes them."""
         if not self.mesh_done:
             start = time.perf_counter()
-            found, note, self.meshes = _mesh_iou(
+            found, note, self.meshes, self.repairs = _mesh_iou(
                 self.meshes, self.shapes, self.diagonal, self.aligned
             )
             self.answer, self.mesh_done = (found, note), True
@@ -446,52 +448,28 @@ def _exact_outcome(decision) -> str:
 
 
 def _mesh_iou(meshes, shapes, diagonal, aligned=None):
-    """The mesh boolean's volumes (None if it gave none), why it gave none, and the meshes.
+    """The mesh boolean's volumes (None if it gave none), why it gave none, the meshes, and
+    {role: how its tessellation was made a manifold} for each side that needed it.
 
-    A tessellation manifold3d refuses (a non-manifold edge, a sliver) is replaced by the
-    alignment's mesh of the same side when it is one (aligned: those meshes, when Part's
-    finer tessellation replaced them), else repaired by trimesh, then made again finer,
-    before the route is given up. (The repaired mesh is used for the boolean only;
-    sampling keeps the original, its ray casting needs no manifold.) The alignment's mesh
-    is MeshPart's at mesh_angular_deflection: where Part's 0.1 rad leaves free edges along
-    short tolerant B-spline edges (NIST FTC-07's AP242 edition: 94, edges toleranced up to
-    0.126 mm, at any linear deflection) it is closed, and its volume error enters the mesh
-    tolerance as any mesh's does (crosscheck.decide); it costs nothing, where the repair and
-    the finer retry cost 1.7 s per side there before failing."""
+    A tessellation manifold3d refuses (a crack between two faces' meshes of one edge, a
+    non-manifold edge, a sliver) is repaired or replaced before the route is given up
+    (meshing.manifold_for: cracks closed, the union of a compound's solids, the alignment's mesh,
+    trimesh's repair, then the tessellation made again finer and coarser). A repaired
+    mesh is used for the boolean only; sampling keeps the original, its ray casting needs
+    no manifold. aligned: the alignment's meshes, when Part's finer tessellation replaced
+    them."""
     meshes = list(meshes)
     missing = meshing.manifold_missing()
     if missing:  # nothing to repair or retry: the boolean cannot run at all
-        return None, missing, meshes
-    solids, tried = [], []
+        return None, missing, meshes, {}
+    solids, tried, repairs = [], [], {}
     for index, (mesh, shape) in enumerate(zip(meshes, shapes, strict=True)):
-        solid = meshing.manifold_of(*mesh)
-        steps = ["its tessellation is not a manifold"]
-        if solid is None and len(shape.Solids) > 1:
-            # Solids that share faces (a compound of touching pieces) mesh into one
-            # non-manifold whole; each solid's own mesh is a manifold, and their union is
-            # the compound's material.
-            deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal
-            solid = meshing.union_of_solids(shape, deflection)
-            steps.append("nor the union of its solids' own meshes")
-        if solid is None and aligned is not None:
-            solid = meshing.manifold_of(*aligned[index])
-            if solid is not None:
-                meshes[index] = aligned[index]
-            angle = standard.CROSS_CHECK["mesh_angular_deflection"]
-            steps.append(f"nor the alignment's mesh ({angle:g} rad)")
-        if solid is None:
-            solid = meshing.repaired_manifold(*mesh)
-            steps.append(
-                "nor after trimesh's repair" if meshing.trimesh_available() else "(no trimesh)"
-            )
-        if solid is None and len(mesh[1]):
-            params = standard.CROSS_CHECK
-            finer = params["mesh_retry_factor"] * params["mesh_deflection_rel"] * diagonal
-            retry = meshing.mesh_of(shape, finer)
-            solid = meshing.manifold_of(*retry)
-            if solid is not None:
-                meshes[index] = retry
-            steps.append(f"nor at {params['mesh_retry_factor']:g} x the deflection")
+        own = None if aligned is None else aligned[index]
+        solid, steps, replacement = meshing.manifold_for(mesh, shape, diagonal, own)
+        if replacement is not None:
+            meshes[index] = replacement
+        if solid is not None and steps:
+            repairs[("reference", "candidate")[index]] = f"{steps[0]}; {steps[-1]}"
         solids.append(solid)
         tried.append(", ".join(steps))
     first, second = solids
@@ -501,10 +479,11 @@ def _mesh_iou(meshes, shapes, diagonal, aligned=None):
             for role, solid, steps in zip(("reference", "candidate"), solids, tried, strict=True)
             if solid is None
         ]
-        return None, "tessellation refused by manifold3d (" + "; ".join(refused) + ")", meshes
+        why = "tessellation refused by manifold3d (" + "; ".join(refused) + ")"
+        return None, why, meshes, repairs
     common = (first ^ second).volume()
     va, vb = first.volume(), second.volume()
-    return {"a": va, "b": vb, "common": common, "union": va + vb - common}, None, meshes
+    return {"a": va, "b": vb, "common": common, "union": va + vb - common}, None, meshes, repairs
 
 
 def _diagnostics(figures, meshes, shapes) -> dict:

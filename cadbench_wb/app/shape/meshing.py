@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Tessellations of solids as numpy arrays, and manifold3d meshes built from them."""
+"""Tessellations of solids as numpy arrays, and manifold3d meshes built from them (cracks
+closed, repaired or remeshed where manifold3d refuses a tessellation)."""
 
 import math
 
@@ -201,7 +202,7 @@ SPLIT_OFFSET = 0.0371
 def manifold_missing() -> str | None:
     """None when manifold3d imports; else why the mesh booleans cannot run. manifold3d is
     not on FreeCAD's Addon Manager allow-list: without it the IoU is cross-checked by point
-    sampling alone and thread zone volumes are not measured."""
+    sampling alone (thread zone volumes need no manifold: app/threads/zone.py)."""
     try:
         import manifold3d  # noqa: F401, PLC0415 - optional dependency
     except ImportError as exc:
@@ -209,9 +210,9 @@ def manifold_missing() -> str | None:
     return None
 
 
-# The manifolds of the last meshes asked for, by content (_mesh_key): one scoring builds
-# each fine mesh's manifold for the mesh boolean and again for every thread zone volume
-# (two on a threaded pair, 30-50 ms each on an M8 bolt's 29,000 triangles).
+# The manifolds of the last meshes asked for, by content (_mesh_key): one scoring may ask
+# for a fine mesh's manifold more than once (the mesh boolean, a compound's union; 30-50 ms
+# each on an M8 bolt's 29,000 triangles).
 _MANIFOLDS: dict = {}
 _MANIFOLDS_KEPT = 2
 
@@ -290,6 +291,79 @@ def trimesh_available() -> bool:
     return True
 
 
+def closed_cracks(vertices: np.ndarray, triangles: np.ndarray, deflection: float):
+    """The mesh with its cracks closed, and how many: (vertices, triangles, count), or None
+    when it has an open loop wider than a crack can be (then it is a hole, not a crack).
+
+    OpenCASCADE meshes each face within the deflection of its surface; where two faces'
+    discretizations of their shared edge do not meet (bd_warehouse's M3 stud: 2e-5 mm apart
+    over five triangle edges, in most poses of its copy), the mesh has an open loop and
+    manifold3d refuses it. Both polylines lie within the deflection of the same edge curve,
+    so such a crack is at most twice the deflection wide: each open loop up to that width
+    (twice its area over its perimeter, the width of a sliver) is closed by a fan of
+    triangles turned against the loop's own edges (the volume that moves is within the
+    sliver's area times its width, nothing beside the mesh's own volume error: on the M3
+    stud's copy the closed mesh is within 1.5e-5 of the exact volume, its deflection's)."""
+    triangles = np.asarray(triangles, dtype=np.int64)
+    if len(triangles) == 0:
+        return None
+    loops = _open_loops(triangles)
+    if loops is None:
+        return None
+    if not loops:
+        return vertices, triangles, 0
+    fans = []
+    for loop in loops:
+        points = vertices[loop]
+        fan = np.column_stack(
+            [np.full(len(loop) - 2, loop[0]), loop[2:], loop[1:-1]]
+        )  # (p0, p[k+1], p[k]): each loop edge p[k] -> p[k+1] met by its reverse
+        a, b, c = (vertices[fan[:, k]] for k in range(3))
+        area = np.linalg.norm(np.cross(b - a, c - a), axis=1).sum() / 2
+        perimeter = np.linalg.norm(np.roll(points, -1, axis=0) - points, axis=1).sum()
+        if perimeter <= 0 or 2 * area / perimeter > 2 * deflection:
+            return None
+        fans.append(fan)
+    return vertices, np.vstack([triangles, *fans]), len(loops)
+
+
+def _open_loops(triangles: np.ndarray) -> list | None:
+    """The mesh's open boundary as loops of vertex indices, each running the way its
+    triangles' edges run; None where an edge is shared by more than two triangles or the
+    open edges do not close into loops."""
+    edges = np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]])
+    size = int(triangles.max()) + 1
+    keys = edges[:, 0] * size + edges[:, 1]
+    unique, counts = np.unique(keys, return_counts=True)
+    if (counts > 1).any():  # the same directed edge twice: not an orientable surface
+        return None
+    reverse = edges[:, 1] * size + edges[:, 0]
+    open_edges = edges[~np.isin(reverse, unique)]
+    following: dict[int, list[int]] = {}
+    for a, b in open_edges.tolist():
+        following.setdefault(a, []).append(b)
+    loops = []
+    while following:
+        start = next(iter(following))
+        loop, current = [start], start
+        while True:
+            ends = following.get(current)
+            if not ends:
+                return None
+            nxt = ends.pop()
+            if not ends:
+                del following[current]
+            if nxt == start:
+                break
+            if len(loop) > len(open_edges):
+                return None
+            loop.append(nxt)
+            current = nxt
+        if len(loop) >= 3:
+            loops.append(np.array(loop, dtype=np.int64))
+    return loops
+
+
 def repaired_manifold(vertices: np.ndarray, triangles: np.ndarray):
     """manifold_of after trimesh's own clean-up, or None: coincident vertices merged,
     degenerate and duplicate facets dropped (trimesh's winding repair needs networkx, which
@@ -307,3 +381,86 @@ def repaired_manifold(vertices: np.ndarray, triangles: np.ndarray):
     mesh.update_faces(mesh.unique_faces())
     mesh.remove_unreferenced_vertices()
     return manifold_of(np.asarray(mesh.vertices), np.asarray(mesh.faces))
+
+
+def manifold_for(mesh, shape, diagonal, aligned=None):
+    """A manifold3d solid for one side, what was tried before it (or before giving up), and
+    the mesh that replaces the side's mesh, if one does (None: keep it).
+
+    In turn, each tried only when what came before was refused:
+    - the tessellation itself, then with its cracks closed (closed_cracks: two
+      faces' meshes of a shared edge that do not meet, bd_warehouse's M3 stud in most
+      poses; 30 ms);
+    - for a compound of touching solids (one non-manifold whole), the union of each
+      solid's own mesh;
+    - the alignment's mesh (aligned; MeshPart at mesh_angular_deflection): where Part's
+      0.1 rad leaves free edges along short tolerant B-spline edges (NIST FTC-07's AP242
+      edition: 94, edges toleranced up to 0.126 mm, at any linear deflection) it is
+      closed, and its volume error enters the mesh tolerance as any mesh's does;
+    - trimesh's repair (coincident vertices merged, degenerate and duplicate facets
+      dropped);
+    - the tessellation made again at each of mesh_retry_factors x the deflection, finer
+      first, then coarser (each with its cracks closed): a crack or sliver belongs to one
+      discretization of an edge, another deflection discretizes it anew.
+    A replacement (a retry's mesh, the alignment's) stands for the side from then on;
+    cracks closed or trimesh's repair serve the boolean only."""
+    params = standard.CROSS_CHECK
+    deflection = params["mesh_deflection_rel"] * diagonal
+    solid = manifold_of(*mesh)
+    if solid is not None:
+        return solid, [], None
+    attempts = [("with its cracks closed", lambda: (_closed(mesh, deflection), None))]
+    if len(shape.Solids) > 1:
+        attempts.append(
+            (
+                "as the union of its solids' own meshes",
+                lambda: (union_of_solids(shape, deflection), None),
+            )
+        )
+    if aligned is not None:
+        angle = params["mesh_angular_deflection"]
+        attempts.append(
+            (
+                f"as the alignment's mesh ({angle:g} rad)",
+                lambda: (manifold_of(*aligned), aligned),
+            )
+        )
+    if trimesh_available():
+        attempts.append(("after trimesh's repair", lambda: (repaired_manifold(*mesh), None)))
+    if len(mesh[1]):
+        for factor in params["mesh_retry_factors"]:
+            attempts.append((f"at {factor:g} x the deflection", _retry(shape, factor * deflection)))
+    steps = ["its tessellation is not a manifold"]
+    for label, attempt in attempts:
+        solid, replacement = attempt()
+        if solid is not None:
+            return solid, steps + [f"{label} it is one"], replacement
+        steps.append(f"nor {label}")
+    if not trimesh_available():
+        steps.append("(no trimesh)")
+    return None, steps, None
+
+
+def _retry(shape, deflection: float):
+    """An attempt at a new tessellation at this deflection (its cracks closed if need be)."""
+
+    def attempt():
+        retry = mesh_of(_untriangulated(shape), deflection)
+        solid = manifold_of(*retry)
+        return (solid if solid is not None else _closed(retry, deflection)), retry
+
+    return attempt
+
+
+def _closed(mesh, deflection: float):
+    """The manifold of the mesh with its cracks closed, or None."""
+    closed = closed_cracks(*mesh, deflection)
+    if closed is None or closed[2] == 0:
+        return None
+    return manifold_of(closed[0], closed[1])
+
+
+def _untriangulated(shape):
+    """A copy to tessellate anew (one that holds no triangulation yet: Part's tessellate
+    reuses a finer one); a triangle mesh is its own tessellation."""
+    return shape if mesh_solid.is_triangles(shape) else shape.copy()

@@ -9,6 +9,7 @@ the case verdict skips (seed 000: cases without a thread carry no value here).
 from cadbench_wb import standard
 from cadbench_wb.app.shape import meshing
 from cadbench_wb.app.threads import recognition as threads
+from cadbench_wb.app.threads import zone as thread_zone
 from cadbench_wb.metrics import case_sections, thread_matching, verdicts
 
 
@@ -81,7 +82,10 @@ def _zone_volumes(context, reference: list[dict]) -> dict:
     volumes = {}
     for index in modeled:
         zone = threads.Thread(**{k: v for k, v in reference[index].items() if k != "type"})
-        volumes[index] = (threads.zone_volume(mesh_ref, zone), threads.zone_volume(mesh_cand, zone))
+        volumes[index] = (
+            thread_zone.zone_volume(mesh_ref, zone),
+            thread_zone.zone_volume(mesh_cand, zone),
+        )
     return volumes
 
 
