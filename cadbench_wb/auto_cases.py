@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The automatic case of a reference, made once and kept (`cadbench score REF CAND`
+without `--case`, `cadbench run --references`).
+
+Pure standard library: the scoring parent never imports FreeCAD. The case is written by
+`cadbench case new` (app/cases/auto.py) in a child process, into a cache folder keyed by
+the reference's sha256 and the stamp of the code that authors it, as the reference's
+drawing is kept (~/.cache/cadbench/auto-cases). A reference that cannot be dimensioned
+gives no case and a named reason; the metrics that need no targets still apply.
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+
+from cadbench_wb import __version__
+
+# The module that authors the targets: its import closure is the stamp of the cache key.
+AUTHOR_MODULE = "cadbench_wb.app.cases.auto"
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def cache_root() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "cadbench", "auto-cases")
+
+
+def authoring_stamp() -> str:
+    """16 hex digits over the code that authors automatic targets (and the standard)."""
+    from cadbench_wb import fingerprint, standard  # noqa: PLC0415
+
+    return fingerprint.module_fingerprint(
+        [AUTHOR_MODULE], {"standard": standard.as_dict(), "version": __version__}
+    )
+
+
+def case_fingerprint(case_file: str) -> str:
+    """16 hex digits over case.yaml's bytes: which automatic targets a result was scored
+    against."""
+    with open(case_file, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()[:16]
+
+
+def auto_case(reference: str, digest: str, timeout: float | None = None) -> dict:
+    """{"folder", "caseFile", "fingerprint", "cached"} of the reference's automatic case,
+    made now when it is not kept yet; or {"failure": {reason, detail}} when it cannot be
+    made (the scoring then has no targets, as with --no-auto-targets)."""
+    from cadbench_wb import standard  # noqa: PLC0415
+
+    timeout = timeout or standard.DEFAULT_TIMEOUT_S
+    key = hashlib.sha256(f"{digest}\0{authoring_stamp()}".encode()).hexdigest()[:24]
+    folder = os.path.join(cache_root(), key)
+    case_file = os.path.join(folder, "case.yaml")
+    cached = os.path.isfile(case_file)
+    if not cached:
+        failure = _make(reference, folder, digest, timeout)
+        if failure is not None:
+            return {"failure": failure}
+    return {
+        "folder": folder,
+        "caseFile": case_file,
+        "fingerprint": case_fingerprint(case_file),
+        "cached": cached,
+    }
+
+
+def _make(reference: str, folder: str, digest: str, timeout: float | None) -> dict | None:
+    """Run `cadbench case new` in a child into a staging folder and rename it in (two
+    scorings of one reference at once leave one complete entry). None, or the failure."""
+    from cadbench_wb import runner  # noqa: PLC0415
+
+    parent = os.path.dirname(folder)
+    try:
+        os.makedirs(parent, exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=".staging-", dir=parent)
+    except OSError as exc:
+        return {"reason": "auto_case_unavailable", "detail": f"no writable cache: {exc}"}
+    stem = os.path.splitext(os.path.basename(reference))[0]
+    command = [runner.python_for_children(), "-m", "cadbench_wb", "case", "new", reference]
+    command += ["--out", staging, "--id", stem, "--title", f"{stem} (automatic targets)"]
+    try:
+        process = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            env=runner.child_environment(),
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        shutil.rmtree(staging, ignore_errors=True)
+        return {"reason": "auto_case_unavailable", "detail": f"no case within {timeout:g} s"}
+    try:
+        if process.returncode != 0:
+            lines = [ln for ln in (process.stderr or "").splitlines() if "cadbench case" in ln]
+            detail = lines[-1].split(": ", 1)[-1] if lines else f"exit {process.returncode}"
+            reason, _, rest = detail.partition(": ")
+            if reason.replace("_", "").isalpha() and rest:
+                return {"reason": reason, "detail": rest}
+            return {"reason": "reference_not_dimensionable", "detail": detail}
+        try:
+            os.replace(staging, folder)
+        except OSError:
+            pass  # another scoring stored the same case first
+        return None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
