@@ -43,7 +43,9 @@ def case_fingerprint(case_file: str) -> str:
         return hashlib.sha256(handle.read()).hexdigest()[:16]
 
 
-def auto_case(reference: str, digest: str, timeout: float | None = None) -> dict:
+def auto_case(
+    reference: str, digest: str, timeout: float | None = None, memory_mb: int | None = None
+) -> dict:
     """{"folder", "caseFile", "fingerprint", "cached"} of the reference's automatic case,
     made now when it is not kept yet; or {"failure": {reason, detail}} when it cannot be
     made (the scoring then has no targets, as with --no-auto-targets)."""
@@ -55,7 +57,7 @@ def auto_case(reference: str, digest: str, timeout: float | None = None) -> dict
     case_file = os.path.join(folder, "case.yaml")
     cached = os.path.isfile(case_file)
     if not cached:
-        failure = _make(reference, folder, digest, timeout)
+        failure = _make(reference, folder, timeout, memory_mb or standard.DEFAULT_MEMORY_MB)
         if failure is not None:
             return {"failure": failure}
     return {
@@ -66,9 +68,11 @@ def auto_case(reference: str, digest: str, timeout: float | None = None) -> dict
     }
 
 
-def _make(reference: str, folder: str, digest: str, timeout: float | None) -> dict | None:
+def _make(reference: str, folder: str, timeout: float, memory_mb: int) -> dict | None:
     """Run `cadbench case new` in a child into a staging folder and rename it in (two
-    scorings of one reference at once leave one complete entry). None, or the failure."""
+    scorings of one reference at once leave one complete entry). None, or the failure.
+    The child runs under the scoring's limits and dies with its parent, as a scoring
+    child does (runner._limits)."""
     from cadbench_wb import runner  # noqa: PLC0415
 
     parent = os.path.dirname(folder)
@@ -88,6 +92,7 @@ def _make(reference: str, folder: str, digest: str, timeout: float | None) -> di
             env=runner.child_environment(),
             timeout=timeout,
             stdin=subprocess.DEVNULL,
+            preexec_fn=runner._limits(memory_mb, timeout),
         )
     except subprocess.TimeoutExpired:
         shutil.rmtree(staging, ignore_errors=True)

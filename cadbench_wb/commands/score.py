@@ -90,6 +90,7 @@ def checked_reference(path: str) -> None:
 
 def job_from(args):
     """The outcome.Job of the command line (the case's reference built when absent)."""
+    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
     from cadbench_wb.outcome import Job, case_data_of  # noqa: PLC0415
 
@@ -111,9 +112,14 @@ def job_from(args):
     if not os.path.exists(args.reference):
         raise UsageError(f"reference {args.reference}: no such file")
     checked_reference(args.reference)
-    if not getattr(args, "no_auto_targets", False):
+    wanted = set(results.requested_metrics(options.only))
+    if not getattr(args, "no_auto_targets", False) and wanted & AUTO_METRICS:
         return auto_job(args, options)
     return Job("score", args.reference, args.candidate, options)
+
+
+# The metrics that need targets: without them (--only shape,features) no automatic case.
+AUTO_METRICS = {"dimensionRecall", "drawingMatch"}
 
 
 def auto_job(args, options):
@@ -126,7 +132,8 @@ def auto_job(args, options):
     from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.outcome import Job, case_data_of  # noqa: PLC0415
 
-    info = auto_cases.auto_case(args.reference, results.file_digest(args.reference), args.timeout)
+    digest = results.file_digest(args.reference)
+    info = auto_cases.auto_case(args.reference, digest, args.timeout, args.memory_mb)
     args.auto_targets = info
     if "failure" in info:
         return Job("score", args.reference, args.candidate, options)

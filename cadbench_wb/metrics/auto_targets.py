@@ -253,32 +253,45 @@ def feature_targets(features: list, geometry) -> list[dict]:
     found = []
     for (ftype, kind, _attributes, values, _axis), members in groups.items():
         faces = sorted({f for m in members for f in feature_faces(m, geometry)})
+        own = sorted({int(n[4:]) - 1 for m in members for n in m["faces"] if n[4:].isdigit()})
         ids = ", ".join(m["id"] for m in members)
         count = f"{len(members)}X " if len(members) > 1 else ""
+        names = _param_names(ftype, kind, members[0])
         for name, dimension_kind, value in values:
             if ftype == "chamfer" and name == "angle" and value >= 180:
                 continue
+            label = f"{count}{ftype} {kind} {names.get(name, name)}".replace("  ", " ")
             found.append(
                 {
                     "kind": dimension_kind,
                     "value": value,
                     "faces": faces,
+                    "own": own,
                     "count": len(members),
-                    "source": f"feature {ids}: {count}{ftype} {kind} {name}".replace("  ", " "),
+                    "source": f"feature {ids}: {label}",
                 }
             )
     return found
 
 
+def _param_names(ftype: str, kind: str, feature: dict) -> dict:
+    """A drafter's words for a param: a hexagonal boss (six walls and a top) has its
+    width across flats and its length across corners."""
+    if ftype == "boss" and kind == "prismatic" and len(feature.get("faces", [])) == 7:
+        return {"width": "across flats", "length": "across corners"}
+    return {}
+
+
 def covered(target: dict, chosen: list) -> bool:
     """Whether a chosen target already states this one: same kind, value within the
-    default tolerance, and faces in common."""
+    default tolerance, and faces in common with the feature's own (not the planes it
+    opens in: a slot's width is not the plate's thickness)."""
     tolerance = max(
         standard.LINEAR_TOLERANCE_ABS_MM, standard.LINEAR_TOLERANCE_REL * abs(target["value"])
     )
     if target["kind"] == "angle":
         tolerance = standard.ANGULAR_TOLERANCE_DEG
-    faces = set(target["faces"])
+    faces = set(target.get("own") or target["faces"])
     return any(
         c["kind"] == target["kind"]
         and abs(c["value"] - target["value"]) <= tolerance
