@@ -22,6 +22,11 @@ LEVEL_MM = standard.DRAWING["plan"]["level_tolerance_mm"]
 PARALLEL = 1 - 1e-6
 PERPENDICULAR = 1e-6
 RADIUS_REL = 1e-4
+# Params measured from the feature to the surface it opens in or stands on (a depth, a
+# height, a step's width to the edge): bound to the feature's faces and the planes its edges
+# meet; every other param is bound to the feature's own faces (a slot's width is between
+# its walls, never the plate's thickness it runs through).
+TO_NEIGHBOURS = ("depth", "counterbore_depth", "height")
 # Per feature type, the params that are a drafter's dimensions, and their kind.
 FEATURE_PARAMS = {
     "hole": (
@@ -261,11 +266,12 @@ def feature_targets(features: list, geometry) -> list[dict]:
             if ftype == "chamfer" and name == "angle" and value >= 180:
                 continue
             label = f"{count}{ftype} {kind} {names.get(name, name)}".replace("  ", " ")
+            to_neighbours = name in TO_NEIGHBOURS or (ftype == "step" and name == "width")
             found.append(
                 {
                     "kind": dimension_kind,
                     "value": value,
-                    "faces": faces,
+                    "faces": faces if to_neighbours else own,
                     "own": own,
                     "count": len(members),
                     "source": f"feature {ids}: {label}",
