@@ -158,26 +158,28 @@ def pattern_count(dimension) -> int | None:
     return int(found.group(1)) if found and int(found.group(1)) > 1 else None
 
 
-def _family(measurement, elements, geometry) -> tuple:
-    """What makes members one feature family: the source, and per element its type, side
-    (hole or shaft), direction (sign-free) and, for a cylinder, its length: the four
-    holes of a pattern share it; a counterbore and a through hole of one diameter, a hole
-    and a boss, a thread's carrier and a counterbore do not."""
-    key = [measurement.source]
+def _family_keys(measurement, elements, geometry) -> list:
+    """Keys that make members one feature family: the source, and per element its type,
+    side (hole or shaft) and direction (sign-free), with, for a cylinder, either its
+    length (the four holes of a pattern) or its axis line (a shaft a groove cuts in two).
+    A counterbore and a through hole of one diameter, a hole and a boss, share neither."""
+    shape_keys, line_keys = [measurement.source], [measurement.source]
     for kind, index in elements:
         if kind == "Face":
             direction = geometry.face_dir[index]
-            extra = (
-                round(float(geometry.face_extent[index]), 2),
-                bool(geometry.face_convex[index]),
-                geometry.face_type[index],
-            )
+            common = (geometry.face_type[index], bool(geometry.face_convex[index]))
         else:
-            direction, extra = geometry.edge_dir[index], (geometry.edge_type[index],)
+            direction, common = geometry.edge_dir[index], (geometry.edge_type[index],)
         main = int(np.argmax(np.abs(direction))) if len(direction) else 0
         sign = -1.0 if len(direction) and direction[main] < 0 else 1.0
-        key.append((kind, *extra, *np.round(sign * np.asarray(direction), 3).tolist()))
-    return tuple(key)
+        unit = sign * np.asarray(direction, float)
+        common = (kind, *common, *np.round(unit, 3).tolist())
+        point = geometry.point((kind, index))
+        foot = point - unit * float(point @ unit)  # where the axis line crosses its normal plane
+        extent = round(float(geometry.face_extent[index]), 2) if kind == "Face" else 0.0
+        shape_keys.append((*common, extent))
+        line_keys.append((*common, *np.round(foot, 2).tolist()))
+    return [("shape", *shape_keys), ("line", *line_keys)]
 
 
 def _one_family(dimension, members, geometry) -> tuple:
@@ -185,11 +187,8 @@ def _one_family(dimension, members, geometry) -> tuple:
     are one feature family; for an 'NX' callout the one family with at least N members (N
     counted, the missing ones not found); rivals (a list of families) when several
     unrelated features carry the value and nothing says which is meant."""
-    families = {}
-    for member in members:
-        families.setdefault(_family(*member, geometry), []).append(member)
     count = pattern_count(dimension)
-    groups = list(families.values())
+    groups = _families(members, geometry)
     if not count and any(m.source not in CURVED_SOURCES for m, _ in members):
         # Lengths between face pairs keep seed 000's reading (every pair stating the
         # value): a block's 10 mm notch is 10 wide and 10 deep, one target for both.
@@ -204,6 +203,30 @@ def _one_family(dimension, members, geometry) -> tuple:
     if len(groups) > 1:
         return members, None, groups
     return members, None, []
+
+
+def _families(members, geometry) -> list:
+    """Members grouped into feature families: two members are one family when they share
+    a key (_family_keys), and families joined through a shared member are one."""
+    parent = list(range(len(members)))
+
+    def root(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first = {}
+    for i, member in enumerate(members):
+        for key in _family_keys(*member, geometry):
+            if key in first:
+                parent[root(i)] = root(first[key])
+            else:
+                first[key] = i
+    groups = {}
+    for i, member in enumerate(members):
+        groups.setdefault(root(i), []).append(member)
+    return list(groups.values())
 
 
 def _ambiguous(entry, rivals, reference, seed_hit, candidate) -> dict:
