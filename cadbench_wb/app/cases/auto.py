@@ -76,36 +76,17 @@ def authored(reference_path: str, case_id: str, title: str, stage=lambda name: N
     default = spectrum_of(shape, "default", diagonal)
     extended = spectrum_of(shape, SPECTRUM, diagonal)
     kept = _measurable(chosen, extended, geometry, left_out)
-    entries = []
-    for number, target in enumerate(kept, 1):
-        dimension = _dimension(f"D{number}", target)
-        entry = {
-            "id": dimension.id,
-            "kind": dimension.kind,
-            "value": dimension.value,
-            "spectrum": "default" if dims.match(dimension, default) else SPECTRUM,
-            "source": target["source"],
-            "geometry": {"faces": [f"Face{f + 1}" for f in target["faces"]]},
-        }
-        if entry["spectrum"] != "default":
-            entry["note"] = "an axis position or pitch: measured in the extended spectrum"
-        entries.append(entry)
-    case = Case(
-        id=case_id,
-        title=title,
-        path=os.path.dirname(os.path.abspath(reference_path)),
-        reference=os.path.basename(reference_path),
-        dimensions=[_dimension(e["id"], {**e, "faces": []}) for e in entries],
-    )
     stage("drawingSelfTest")
-    self_test = _drawing_self_test(model, case, results.file_digest(reference_path))
+    digest = results.file_digest(reference_path)
+    entries, self_test = _displayed(model, kept, default, left_out, digest)
+    case = _case_of(case_id, title, reference_path, entries)
     return {
         "id": case_id,
         "title": title,
         "reference": os.path.basename(reference_path),
         "auto": {
             "generator": GENERATOR,
-            "referenceSha256": results.file_digest(reference_path),
+            "referenceSha256": digest,
             "spectrum": SPECTRUM,
             "targets": len(entries),
             "referenceCoverage": _rounded(
@@ -120,6 +101,56 @@ def authored(reference_path: str, case_id: str, title: str, stage=lambda name: N
         },
         "dimensions": entries,
     }
+
+
+def _entries(targets: list, default) -> list:
+    """case.yaml's dimension entries, numbered D1, D2, ... in the order given."""
+    entries = []
+    for number, target in enumerate(targets, 1):
+        dimension = _dimension(f"D{number}", target)
+        entry = {
+            "id": dimension.id,
+            "kind": dimension.kind,
+            "value": dimension.value,
+            "spectrum": "default" if dims.match(dimension, default) else SPECTRUM,
+            "source": target["source"],
+            "geometry": {"faces": [f"Face{f + 1}" for f in target["faces"]]},
+        }
+        if entry["spectrum"] != "default":
+            entry["note"] = "an axis position or pitch: measured in the extended spectrum"
+        entries.append(entry)
+    return entries
+
+
+def _case_of(case_id, title, reference_path, entries) -> Case:
+    return Case(
+        id=case_id,
+        title=title,
+        path=os.path.dirname(os.path.abspath(reference_path)),
+        reference=os.path.basename(reference_path),
+        dimensions=[_dimension(e["id"], {**e, "faces": []}) for e in entries],
+    )
+
+
+def _displayed(model, targets, default, left_out, digest) -> tuple:
+    """(entries, drawingSelfTest): the targets the reference's own drawing displays when
+    it is drawn with them first. A target the sheet has no room for is not one a drafter
+    put on this drawing: it goes to left_out, and the drawing is made again with the
+    rest (drawingSelfTest is that drawing's, the one scoring finds in the cache)."""
+    entries = _entries(targets, default)
+    case = _case_of("auto", "auto", model.path, entries)
+    self_test, shown = _drawing_self_test(model, case, digest)
+    if self_test is None or self_test >= 1.0:
+        return entries, self_test
+    kept = []
+    for target, entry in zip(targets, entries, strict=True):
+        if entry["id"] in shown:
+            kept.append(target)
+        else:
+            left_out.append(_left(target, "the reference's drawing has no room to display it"))
+    entries = _entries(kept, default)
+    self_test, _ = _drawing_self_test(model, _case_of("auto", "auto", model.path, entries), digest)
+    return entries, self_test
 
 
 def _planned(shape) -> dict:
@@ -200,14 +231,14 @@ def _left(target: dict, why: str) -> dict:
     }
 
 
-def _drawing_self_test(model, case, digest: str) -> float | None:
-    """drawingSelfTest: the share of the targets the reference's own drawing displays,
-    drawn as scoring draws it (and kept in the same cache, so the first scoring does not
-    draw the reference again)."""
+def _drawing_self_test(model, case, digest: str) -> tuple:
+    """(drawingSelfTest, ids of the targets displayed): the share of the targets the
+    reference's own drawing displays, drawn as scoring draws it (and kept in the same
+    cache, so the first scoring does not draw the reference again)."""
     from cadbench_wb.app.drawing import stage as drawing_stage  # noqa: PLC0415
 
     if not case.dimensions:
-        return None
+        return None, set()
     folder = tempfile.mkdtemp(prefix="cadbench-auto-drawing-")
     try:
         drawn = drawing_stage._reference_drawing(
@@ -216,7 +247,9 @@ def _drawing_self_test(model, case, digest: str) -> float | None:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     match = drawn.get("match")
-    return match["value"] if match else None
+    if not match:
+        return None, set()
+    return match["value"], {d["id"] for d in match["dimensions"] if d["found"]}
 
 
 def _rounded(value):
