@@ -135,11 +135,14 @@ def _case_of(case_id, title, reference_path, entries) -> Case:
 def _displayed(model, targets, default, left_out, digest) -> tuple:
     """(entries, drawingSelfTest): the targets the reference's own drawing displays when
     it is drawn with them first. A target the sheet has no room for is not one a drafter
-    put on this drawing: it goes to left_out, and the drawing is made again with the
-    rest (drawingSelfTest is that drawing's, the one scoring finds in the cache)."""
+    put on this drawing: it goes to left_out. drawingSelfTest is read on that drawing for
+    the targets kept (one drawing: a second one, with the rest only, would double the
+    cost on a 600-face part; scoring draws the kept targets again on its first run)."""
+    from cadbench_wb.drafting import readback  # noqa: PLC0415
+
     entries = _entries(targets, default)
     case = _case_of("auto", "auto", model.path, entries)
-    self_test, shown = _drawing_self_test(model, case, digest)
+    self_test, shown, displayed = _drawing_self_test(model, case, digest)
     if self_test is None or self_test >= 1.0:
         return entries, self_test
     kept = []
@@ -149,8 +152,10 @@ def _displayed(model, targets, default, left_out, digest) -> tuple:
         else:
             left_out.append(_left(target, "the reference's drawing has no room to display it"))
     entries = _entries(kept, default)
-    self_test, _ = _drawing_self_test(model, _case_of("auto", "auto", model.path, entries), digest)
-    return entries, self_test
+    if not entries:
+        return entries, None
+    final = _case_of("auto", "auto", model.path, entries)
+    return entries, readback.target_match(final.dimensions, displayed)["value"]
 
 
 def _planned(shape) -> dict:
@@ -232,13 +237,14 @@ def _left(target: dict, why: str) -> dict:
 
 
 def _drawing_self_test(model, case, digest: str) -> tuple:
-    """(drawingSelfTest, ids of the targets displayed): the share of the targets the
+    """(drawingSelfTest, ids of the targets displayed, every dimension the sheet prints):
+    the share of the targets the
     reference's own drawing displays, drawn as scoring draws it (and kept in the same
     cache, so the first scoring does not draw the reference again)."""
     from cadbench_wb.app.drawing import stage as drawing_stage  # noqa: PLC0415
 
     if not case.dimensions:
-        return None, set()
+        return None, set(), []
     folder = tempfile.mkdtemp(prefix="cadbench-auto-drawing-")
     try:
         drawn = drawing_stage._reference_drawing(
@@ -248,8 +254,9 @@ def _drawing_self_test(model, case, digest: str) -> tuple:
         shutil.rmtree(folder, ignore_errors=True)
     match = drawn.get("match")
     if not match:
-        return None, set()
-    return match["value"], {d["id"] for d in match["dimensions"] if d["found"]}
+        return None, set(), []
+    shown = {d["id"] for d in match["dimensions"] if d["found"]}
+    return match["value"], shown, drawn["read"]["displayed"]
 
 
 def _rounded(value):
