@@ -112,3 +112,57 @@ def _make(reference: str, folder: str, timeout: float, memory_mb: int) -> dict |
         return None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+# The group automatic cases carry in a campaign (`cadbench run --references`): reports
+# group cases by it, so they are shown apart from hand-written ones, as automatic.
+CAMPAIGN_GROUP = "auto"
+
+
+def campaign_cases(references: str, folder: str, timeout=None, memory_mb=None) -> list[str]:
+    """`cadbench run --references DIR`: each DIR/<id>.<ext> a reference, its automatic
+    case made once (kept as for `score`) and written to FOLDER/<id>/ (case.yaml in group
+    `auto`, a copy of the reference). A reference that cannot be dimensioned gets a case
+    without targets (the metrics that need none are scored) whose `auto.failure` says why.
+    Returns one line per reference for the operator."""
+    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.errors import UsageError  # noqa: PLC0415
+    from cadbench_wb.inputs import formats  # noqa: PLC0415
+
+    if not os.path.isdir(references):
+        raise UsageError(f"--references {references}: no such folder")
+    lines = []
+    os.makedirs(folder, exist_ok=True)
+    for name in sorted(os.listdir(references)):
+        path = os.path.join(references, name)
+        case_id, ext = os.path.splitext(name)
+        if not os.path.isfile(path) or ext.lower() not in formats.FORMATS:
+            continue
+        info = auto_case(path, results.file_digest(path), timeout, memory_mb)
+        target = os.path.join(folder, case_id)
+        os.makedirs(target, exist_ok=True)
+        shutil.copyfile(path, os.path.join(target, name))
+        if "failure" in info:
+            text = _targetless_case(case_id, name, info["failure"])
+            lines.append(f"{case_id}: no automatic targets: {info['failure']['reason']}")
+        else:
+            with open(info["caseFile"], encoding="utf-8") as handle:
+                text = handle.read()
+            text = text.replace(f"\nreference: {name}\n", f"\nreference: {name}\ngroup: auto\n", 1)
+            lines.append(f"{case_id}: automatic case {info['fingerprint']}")
+        with open(os.path.join(target, "case.yaml"), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return lines
+
+
+def _targetless_case(case_id: str, name: str, failure: dict) -> str:
+    import yaml  # noqa: PLC0415
+
+    data = {
+        "id": case_id,
+        "title": f"{case_id} (no automatic targets)",
+        "reference": name,
+        "group": CAMPAIGN_GROUP,
+        "auto": {"failure": failure},
+    }
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

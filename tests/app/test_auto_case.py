@@ -109,3 +109,25 @@ def test_labelled_defects_pass_or_fail_naming_their_defect(own_cache, part):
             words = label["defect"].split("|")
             lines = [ln for ln in out.splitlines() if all(w in ln for w in words)]
             assert lines, (name, label["defect"], out)
+
+
+@pytest.mark.slow
+def test_a_campaign_over_references_without_cases(own_cache, tmp_path):
+    """`cadbench run --references`: each reference's automatic case made once, stored in
+    OUT/auto-cases in group `auto`, the candidates scored against it."""
+    import shutil
+
+    refs, run = tmp_path / "refs", tmp_path / "subs" / "sysA" / "run1"
+    refs.mkdir()
+    run.mkdir(parents=True)
+    shutil.copy(PLATE, refs / "plate_hole.step")
+    shutil.copy(os.path.join(LABELLED, "plate_hole", "hole_d9.step"), run / "plate_hole.step")
+    out = tmp_path / "out"
+    args = ("run", "--references", str(refs), "--submissions", str(tmp_path / "subs"))
+    status, stdout, err = run_cli(*args, "--out", str(out), "--workers", "1", env=own_cache)
+    assert status == 0, err
+    assert "plate_hole: automatic case" in stdout and "(auto 1)" in stdout
+    assert (out / "auto-cases" / "plate_hole" / "case.yaml").is_file()
+    results = json.loads((out / "results.json").read_text())
+    (scoring,) = results["scorings"]
+    assert scoring["group"] == "auto" and scoring["verdict"]["formal"] == "FAIL"
