@@ -114,8 +114,11 @@ class Binder:
         direction = _direction(entry)
         rows = self._cylinders_along(direction, radius)
         if through_centre and len(rows):
-            centre = _model_point(entry, entry["points"][0])
-            rows = rows[self._off_line(rows, centre, direction) <= LEVEL_MM]
+            on = np.zeros(len(rows), bool)
+            for point in [entry["points"][0], *entry.get("arcs", [])]:
+                centre = _model_point(entry, point)
+                on |= self._off_line(rows, centre, direction) <= LEVEL_MM
+            rows = rows[on]
         if not len(rows):
             return None, "no cylinder of that size seen end-on in the view"
         return sorted(int(r) for r in rows), None

@@ -59,7 +59,8 @@ def make_drawing(
     the value TechDraw measured and the text they should print, and those left out.
     planned: a dict that receives, under "dimensions", every dimension the planner chose
     before the sheet left any out, with its view's 3D frame (planned_entry), and under
-    "shape" the copy as drawn (posed: turned, the faces numbered as the model's).
+    "shape" the copy as drawn (posed: turned, the faces numbered as the model's); the
+    drawing then stops there (no sheet, no files) and returns {"planned": count}.
     """
     if projection not in PROJECTIONS:
         raise DrawingFailed(f"unknown projection {projection!r} (first or third)")
@@ -166,6 +167,12 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title, planned=None) -
         seen.clear()  # the recompute below may run hidden-line removal again
         candidates = drawing_plan.candidates_of([v for v in views if v.name != ISO])
         chosen = drawing_plan.chosen_dimensions(candidates, targets)
+        if planned is not None:
+            # What the planner chooses is all that is asked: no sheet, labels or files
+            # (half the drawing's CPU on a 600-face part).
+            by_name = {v.name: v for v in views}
+            planned["dimensions"] = [planned_entry(c, by_name[c.view]) for c in chosen]
+            return {"planned": len(chosen)}
         sheet, plan = drawing_layout.sheet_layout(
             views, chosen, areas, sheet, projection, scales, floor
         )
@@ -177,8 +184,6 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title, planned=None) -
             break
         scales = tuple(s for s in scales if s <= plan.scale)
     by_name = {v.name: v for v in views}
-    if planned is not None:
-        planned["dimensions"] = [planned_entry(c, by_name[c.view]) for c in chosen]
     drawn, dropped = _add_dimensions(doc, page, items, by_name, plan)
     dropped += [_dropped_entry(c, reason) for c, reason in plan.dropped]
     if template.Template != sheets[sheet][0]:
@@ -239,6 +244,15 @@ def planned_entry(candidate, view) -> dict:
         "origin": list(view.origin),
         "x": list(view.x_axis),
         "y": list(view.y_axis),
+        # A radius stands for every arc of that radius in the view ('R3 typical'): their
+        # centres, so every round it names is bound, not only the one it points at.
+        "arcs": [
+            list(arc.center)
+            for arc in view.arcs
+            if candidate.family == "radius"
+            and not arc.full
+            and abs(arc.radius - candidate.value) <= 1e-4 * max(1.0, candidate.value)
+        ],
     }
 
 
