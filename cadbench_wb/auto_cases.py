@@ -36,6 +36,20 @@ def authoring_stamp() -> str:
     )
 
 
+def _kernel_stamp() -> str:
+    """Which FreeCAD build authors the case, without importing it: face numbers (the
+    targets' bindings) may differ between versions, so each keeps its own cases."""
+    from cadbench_wb import freecad_env  # noqa: PLC0415
+
+    for folder in freecad_env.candidate_lib_dirs():
+        for name in ("FreeCAD.so", "FreeCAD.pyd", "FreeCAD.dll"):
+            path = os.path.join(folder, name)
+            if os.path.exists(path):
+                info = os.stat(path)
+                return f"{os.path.realpath(path)}:{info.st_size}:{int(info.st_mtime)}"
+    return "no FreeCAD found"
+
+
 def case_fingerprint(case_file: str) -> str:
     """16 hex digits over case.yaml's bytes: which automatic targets a result was scored
     against."""
@@ -52,7 +66,8 @@ def auto_case(
     from cadbench_wb import standard  # noqa: PLC0415
 
     timeout = timeout or standard.DEFAULT_TIMEOUT_S
-    key = hashlib.sha256(f"{digest}\0{authoring_stamp()}".encode()).hexdigest()[:24]
+    stamp = f"{digest}\0{authoring_stamp()}\0{_kernel_stamp()}"
+    key = hashlib.sha256(stamp.encode()).hexdigest()[:24]
     folder = os.path.join(cache_root(), key)
     case_file = os.path.join(folder, "case.yaml")
     cached = os.path.isfile(case_file)

@@ -19,6 +19,7 @@ import tempfile
 import yaml
 
 from cadbench_wb import dimensions as dims
+from cadbench_wb import freecad_env
 from cadbench_wb.cases import Case, Dimension
 from cadbench_wb.errors import CadbenchError
 from cadbench_wb.metrics import auto_targets
@@ -86,6 +87,7 @@ def authored(reference_path: str, case_id: str, title: str, stage=lambda name: N
         "reference": os.path.basename(reference_path),
         "auto": {
             "generator": GENERATOR,
+            "freecadVersion": freecad_env.freecad_version(),
             "referenceSha256": digest,
             "spectrum": SPECTRUM,
             "targets": len(entries),
