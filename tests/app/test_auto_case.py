@@ -33,7 +33,13 @@ def test_case_new_binds_each_drafted_dimension_to_its_faces(own_cache, fc, tmp_p
     case = cases.load_case(path)  # `case check`
     import Part
 
+    from cadbench_wb.app.dimensions import location
+
     solid = Part.read(PLATE)
+    # Each target's faces, as scoring resolves its binding (by place: `at:` points).
+    bindings = location.bindings_of(case, solid)
+    bound = {d.id: b["faces"] for d, b in zip(case.dimensions, bindings, strict=True)}
+    assert all(bound.values()) and all("at" in d.geometry for d in case.dimensions)
     by_value = {}
     for d in case.dimensions:
         by_value.setdefault((d.kind, round(d.value, 6)), []).append(d)
@@ -41,7 +47,7 @@ def test_case_new_binds_each_drafted_dimension_to_its_faces(own_cache, fc, tmp_p
     for size in (100.0, 60.0, 10.0):
         assert ("length", size) in by_value, size
     (hole,) = by_value[("diameter", 10.0)]
-    faces = [solid.Faces[i] for i in hole.geometry["faces"]]
+    faces = [solid.Faces[i] for i in sorted(bound[hole.id])]
     assert faces and all(f.Surface.TypeId == "Part::GeomCylinder" for f in faces)
     for face in faces:  # the hole at (30, 30), radius 5: no other cylinder
         assert face.Surface.Radius == pytest.approx(5.0)

@@ -36,6 +36,10 @@ def test_the_pmi_diameters_are_targets_on_the_faces_nist_names(auto_case, fc):
     shape = Part.read(PART).Solids[0]
     with open(PMI, encoding="utf-8") as handle:
         callouts = json.load(handle)["diameters"]
+    from cadbench_wb.app.dimensions import location
+
+    bindings = location.bindings_of(case, shape)
+    resolved = {d.id: b for d, b in zip(case.dimensions, bindings, strict=True)}
     matched = 0
     for callout in callouts:
         faces = set()
@@ -45,7 +49,7 @@ def test_the_pmi_diameters_are_targets_on_the_faces_nist_names(auto_case, fc):
         bound = set()
         for d in case.dimensions:
             if d.kind == "diameter" and abs(d.value - callout["value"]) <= d.tolerance:
-                bound.update(d.geometry["faces"])
+                bound.update(resolved[d.id]["faces"])
         matched += faces <= bound
     assert matched >= SHARE * len(callouts), (matched, len(callouts))
 
@@ -74,10 +78,14 @@ def test_a_moved_perfect_copy_scores_one_and_an_enlarged_hole_costs_its_member(
     assert result["dimensionRecallLocated"] == pytest.approx(1.0)
     # One member of the largest hole pattern (the 10X Ø.250 holes of NIST's drawing)
     # drilled 0.6 mm larger: that target loses exactly one member, nothing else changes.
+    from cadbench_wb.app.dimensions import location
+
+    bindings = location.bindings_of(case, solid)
+    faces_of = {d.id: b["faces"] for d, b in zip(case.dimensions, bindings, strict=True)}
     pattern = max(
-        (d for d in case.dimensions if d.kind == "diameter"), key=lambda d: len(d.geometry["faces"])
+        (d for d in case.dimensions if d.kind == "diameter"), key=lambda d: len(faces_of[d.id])
     )
-    face = solid.Faces[pattern.geometry["faces"][0]]
+    face = solid.Faces[min(faces_of[pattern.id])]
     axis, centre = face.Surface.Axis, face.Surface.Center
     box = solid.BoundBox
     tool = Part.makeCylinder(

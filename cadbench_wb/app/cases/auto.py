@@ -77,6 +77,9 @@ def authored(reference_path: str, case_id: str, title: str, stage=lambda name: N
     default = spectrum_of(shape, "default", diagonal)
     extended = spectrum_of(shape, SPECTRUM, diagonal)
     kept = _measurable(chosen, extended, geometry, left_out)
+    stage("places")
+    for target in kept:
+        target["place"] = _place_of(shape, target["faces"])
     stage("drawingSelfTest")
     digest = results.file_digest(reference_path)
     entries, self_test = _displayed(model, kept, default, digest)
@@ -116,7 +119,7 @@ def _entries(targets: list, default) -> list:
             "value": dimension.value,
             "spectrum": "default" if dims.match(dimension, default) else SPECTRUM,
             "source": target["source"],
-            "geometry": {"faces": [f"Face{f + 1}" for f in target["faces"]]},
+            "geometry": target.get("place") or {"faces": [f"Face{f + 1}" for f in target["faces"]]},
         }
         if entry["spectrum"] != "default":
             entry["note"] = "an axis position or pitch: measured in the extended spectrum"
@@ -144,6 +147,44 @@ def _displayed(model, targets, default, digest) -> tuple:
     case = _case_of("auto", "auto", model.path, entries)
     self_test, _shown, _displayed = _drawing_self_test(model, case, digest)
     return entries, self_test
+
+
+# Decimals of a place's coordinates (0.1 um: far inside the 0.05 mm a place resolves in).
+PLACE_DECIMALS = 4
+
+
+def _place_of(shape, faces: list) -> dict | None:
+    """{at: [one point per face]}: a point inside each bound face that names that face
+    alone (docs/case-format.md, binding by place), so the case survives another FreeCAD
+    version's or exporter's face numbers; None when some face has no such point (then
+    the faces are named by number)."""
+    from cadbench_wb import standard  # noqa: PLC0415
+    from cadbench_wb.app.dimensions.location import _faces_through  # noqa: PLC0415
+
+    points = []
+    for index in faces:
+        point = _inner_point(shape, index, standard.LINEAR_TOLERANCE_ABS_MM, _faces_through)
+        if point is None:
+            return None
+        points.append(point)
+    return {"at": points}
+
+
+def _inner_point(shape, index: int, tolerance: float, faces_through) -> list | None:
+    """A point of the face, inside it, that no other face passes within tolerance of: the
+    middle of its parameter range, else of a 5 x 5 grid over it, nearest the middle."""
+    face = shape.Faces[index]
+    u0, u1, v0, v1 = face.ParameterRange
+    steps = (0.5, 0.3, 0.7, 0.1, 0.9)
+    for a in steps:
+        for b in steps:
+            point = face.valueAt(u0 + a * (u1 - u0), v0 + b * (v1 - v0))
+            if not face.isInside(point, 1e-7, True):
+                continue
+            rounded = [round(float(c), PLACE_DECIMALS) + 0.0 for c in point]
+            if faces_through(shape, rounded, tolerance) == [index]:
+                return rounded
+    return None
 
 
 def _planned(shape) -> dict:
@@ -259,7 +300,9 @@ def case_text(data: dict) -> str:
         "# puts on its drawing, each bound to the faces that carry it. Not the designer's\n"
         "# intent, not GD&T: edit it (remove, add, rebind targets) as docs/case-format.md says.\n"
     )
-    body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    body = yaml.safe_dump(
+        data, sort_keys=False, allow_unicode=True, width=100, default_flow_style=None
+    )
     return header + body
 
 
