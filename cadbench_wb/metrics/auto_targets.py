@@ -309,6 +309,12 @@ def covered(target: dict, chosen: list) -> bool:
     )
 
 
+# The planner's roles a crowded sheet may leave out (the layout drops them first too):
+# where a feature sits and how it is spaced. A feature's own size (a hole callout, an
+# overall size, a radius, an angle) and a recognised feature's stay targets, shown or not.
+SPARE_ROLES = ("position", "step", "pitch", "between", "datum", "edge", "obtuse", "fallback")
+
+
 def drawing_target(entry: dict, faces: list[int]) -> dict:
     text = entry["text"]
     return {
@@ -316,5 +322,6 @@ def drawing_target(entry: dict, faces: list[int]) -> dict:
         "value": round(float(entry["value"]), 6),
         "faces": faces,
         "count": entry.get("count", 1),
+        "role": entry["role"],
         "source": f"drawing {entry['view']}: {text} ({entry['role']})",
     }

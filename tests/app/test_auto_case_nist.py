@@ -3,7 +3,8 @@
 PROVENANCE.md). Each diameter callout of the AP242 file is bound by NIST to the holes that
 carry it (nist_ftc_09_pmi_diameters.json); the automatic case, made from the geometry alone,
 must state that diameter on those very faces. Then a moved perfect copy scores 1.0 against
-its automatic case, and one hole of a pattern enlarged costs exactly that member."""
+its automatic case (drawingMatch: its ceiling), and one hole of a pattern enlarged costs
+exactly that member."""
 
 import json
 
@@ -73,8 +74,12 @@ def test_a_moved_perfect_copy_scores_one_and_an_enlarged_hole_costs_its_member(
     result = json.loads(out)
     assert result["targets"] == "auto"
     assert result["shapeIoU"] == pytest.approx(1.0, abs=1e-3)
-    for metric in ("dimensionRecall", "semanticMatch", "drawingMatch"):
+    for metric in ("dimensionRecall", "semanticMatch"):
         assert result[metric] == pytest.approx(1.0), metric
+    # The drawing of the copy shows at least what the reference's own shows, its ceiling
+    # (a feature size or two the crowded sheet has no room for stay targets: README).
+    assert result["drawingMatch"] >= result["drawingSelfTest"] >= 0.9
+    assert result["verdict"]["formal"] == "PASS"
     assert result["dimensionRecallLocated"] == pytest.approx(1.0)
     # One member of the largest hole pattern (the 10X Ø.250 holes of NIST's drawing)
     # drilled 0.6 mm larger: that target loses exactly one member, nothing else changes.

@@ -78,12 +78,13 @@ def authored(reference_path: str, case_id: str, title: str, stage=lambda name: N
     extended = spectrum_of(shape, SPECTRUM, diagonal)
     kept = _measurable(chosen, extended, geometry, left_out)
     stage("places")
+    near = _FacesNear(shape, geometry)
     for target in kept:
-        target["place"] = _place_of(shape, target["faces"])
+        target["place"] = _place_of(shape, target["faces"], near)
     stage("drawingSelfTest")
     digest = results.file_digest(reference_path)
-    entries, self_test = _displayed(model, kept, default, digest)
-    case = _case_of(case_id, title, reference_path, entries)
+    entries, self_test = _displayed(model, kept, default, left_out, digest)
+    case = _case_of(model, entries)
     return {
         "id": case_id,
         "title": title,
@@ -127,25 +128,37 @@ def _entries(targets: list, default) -> list:
     return entries
 
 
-def _case_of(case_id, title, reference_path, entries) -> Case:
+def _case_of(model, entries) -> Case:
     return Case(
-        id=case_id,
-        title=title,
-        path=os.path.dirname(os.path.abspath(reference_path)),
-        reference=os.path.basename(reference_path),
+        id="auto",
+        title="auto",
+        path=os.path.dirname(os.path.abspath(model.path)),
+        reference=os.path.basename(model.path),
         dimensions=[_dimension(e["id"], {**e, "faces": []}) for e in entries],
     )
 
 
-def _displayed(model, targets, default, digest) -> tuple:
-    """(entries, drawingSelfTest): every target, and the share the reference's own drawing
+def _displayed(model, targets, default, left_out, digest) -> tuple:
+    """(entries, drawingSelfTest): the targets, and the share the reference's own drawing
     displays when drawn with them first (the drawing scoring makes, kept in its cache).
-    A target the sheet has no room for stays a target: dropping them would drop the hole
-    callouts of a crowded part (NIST FTC-07: 21 of 49 kept, none of its 17 PMI sizes);
-    its drawingMatch then reaches drawingSelfTest, the ceiling, not 1."""
+    A position or spacing the sheet has no room for is not one a drafter put on this
+    drawing: it goes to left_out and the drawing is made again with the rest. A feature's
+    own size stays a target, shown or not (dropping those dropped every hole callout of
+    NIST FTC-07): drawingSelfTest, the ceiling of drawingMatch, is then below 1."""
     entries = _entries(targets, default)
-    case = _case_of("auto", "auto", model.path, entries)
-    self_test, _shown, _displayed = _drawing_self_test(model, case, digest)
+    self_test, shown, _ = _drawing_self_test(model, _case_of(model, entries), digest)
+    if self_test is None or self_test >= 1.0:
+        return entries, self_test
+    kept = []
+    for target, entry in zip(targets, entries, strict=True):
+        if entry["id"] in shown or target.get("role") not in auto_targets.SPARE_ROLES:
+            kept.append(target)
+        else:
+            left_out.append(_left(target, "the reference's drawing has no room to show it"))
+    if len(kept) == len(targets):
+        return entries, self_test
+    entries = _entries(kept, default)
+    self_test, _, _ = _drawing_self_test(model, _case_of(model, entries), digest)
     return entries, self_test
 
 
@@ -153,27 +166,23 @@ def _displayed(model, targets, default, digest) -> tuple:
 PLACE_DECIMALS = 4
 
 
-def _place_of(shape, faces: list) -> dict | None:
+def _place_of(shape, faces: list, near) -> dict | None:
     """{at: [one point per face]}: a point inside each bound face that names that face
     alone (docs/case-format.md, binding by place), so the case survives another FreeCAD
     version's or exporter's face numbers; None when some face has no such point (then
-    the faces are named by number)."""
-    from cadbench_wb import standard  # noqa: PLC0415
-    from cadbench_wb.app.dimensions.location import _faces_through  # noqa: PLC0415
-
+    the faces are named by number). near: _FacesNear of the shape."""
     points = []
     for index in faces:
-        point = _inner_point(shape, index, standard.LINEAR_TOLERANCE_ABS_MM, _faces_through)
+        point = _inner_point(shape.Faces[index], index, near)
         if point is None:
             return None
         points.append(point)
     return {"at": points}
 
 
-def _inner_point(shape, index: int, tolerance: float, faces_through) -> list | None:
+def _inner_point(face, index: int, near) -> list | None:
     """A point of the face, inside it, that no other face passes within tolerance of: the
     middle of its parameter range, else of a 5 x 5 grid over it, nearest the middle."""
-    face = shape.Faces[index]
     u0, u1, v0, v1 = face.ParameterRange
     steps = (0.5, 0.3, 0.7, 0.1, 0.9)
     for a in steps:
@@ -182,9 +191,51 @@ def _inner_point(shape, index: int, tolerance: float, faces_through) -> list | N
             if not face.isInside(point, 1e-7, True):
                 continue
             rounded = [round(float(c), PLACE_DECIMALS) + 0.0 for c in point]
-            if faces_through(shape, rounded, tolerance) == [index]:
+            if near.faces_through(rounded) == [index]:
                 return rounded
     return None
+
+
+class _FacesNear:
+    """location._faces_through (what scoring resolves a place with), the same answer
+    faster for many points: face boxes read once, and a face whose plane or cylinder is
+    farther than the tolerance is passed over before the exact distance is asked."""
+
+    def __init__(self, shape, geometry):
+        import numpy as np  # noqa: PLC0415
+
+        from cadbench_wb import standard  # noqa: PLC0415
+
+        self.shape, self.g, self.np = shape, geometry, np
+        self.tolerance = standard.LINEAR_TOLERANCE_ABS_MM
+        boxes = [f.BoundBox for f in shape.Faces]
+        self.low = np.array([(b.XMin, b.YMin, b.ZMin) for b in boxes]) - self.tolerance
+        self.high = np.array([(b.XMax, b.YMax, b.ZMax) for b in boxes]) + self.tolerance
+
+    def faces_through(self, point) -> list[int]:
+        import Part  # noqa: PLC0415
+
+        np, g = self.np, self.g
+        p = np.asarray(point, float)
+        rows = np.flatnonzero(np.all((p >= self.low) & (p <= self.high), axis=1))
+        vertex, found = None, []
+        for index in rows.tolist():
+            offset = p - g.face_point[index]
+            kind = g.face_type[index]
+            if kind == "plane" and abs(float(offset @ g.face_dir[index])) > self.tolerance:
+                continue
+            if kind == "cylinder":
+                axis = g.face_dir[index]
+                radial = np.linalg.norm(offset - axis * float(offset @ axis))
+                if abs(radial - g.face_size[index]) > self.tolerance:
+                    continue
+            if vertex is None:
+                import FreeCAD  # noqa: PLC0415
+
+                vertex = Part.Vertex(FreeCAD.Vector(*point))
+            if self.shape.Faces[index].distToShape(vertex)[0] <= self.tolerance:
+                found.append(index)
+        return found
 
 
 def _planned(shape) -> dict:

@@ -59,8 +59,7 @@ def make_drawing(
     the value TechDraw measured and the text they should print, and those left out.
     planned: a dict that receives, under "dimensions", every dimension the planner chose
     before the sheet left any out, with its view's 3D frame (planned_entry), and under
-    "shape" the copy as drawn (posed: turned, the faces numbered as the model's); the
-    drawing then stops there (no sheet, no files) and returns {"planned": count}.
+    "shape" the copy as drawn (posed: turned, the faces numbered as the model's).
     """
     if projection not in PROJECTIONS:
         raise DrawingFailed(f"unknown projection {projection!r} (first or third)")
@@ -167,12 +166,6 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title, planned=None) -
         seen.clear()  # the recompute below may run hidden-line removal again
         candidates = drawing_plan.candidates_of([v for v in views if v.name != ISO])
         chosen = drawing_plan.chosen_dimensions(candidates, targets)
-        if planned is not None:
-            # What the planner chooses is all that is asked: no sheet, labels or files
-            # (half the drawing's CPU on a 600-face part).
-            by_name = {v.name: v for v in views}
-            planned["dimensions"] = [planned_entry(c, by_name[c.view]) for c in chosen]
-            return {"planned": len(chosen)}
         sheet, plan = drawing_layout.sheet_layout(
             views, chosen, areas, sheet, projection, scales, floor
         )
@@ -184,6 +177,9 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title, planned=None) -
             break
         scales = tuple(s for s in scales if s <= plan.scale)
     by_name = {v.name: v for v in views}
+    if planned is not None:
+        # The plan on the geometry of the scale the sheet settled on (the one drawn).
+        planned["dimensions"] = [planned_entry(c, by_name[c.view]) for c in chosen]
     drawn, dropped = _add_dimensions(doc, page, items, by_name, plan)
     dropped += [_dropped_entry(c, reason) for c, reason in plan.dropped]
     if template.Template != sheets[sheet][0]:
