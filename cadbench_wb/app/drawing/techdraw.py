@@ -242,14 +242,20 @@ def planned_entry(candidate, view) -> dict:
         "y": list(view.y_axis),
         # A radius stands for every arc of that radius in the view ('R3 typical'): their
         # centres, so every round it names is bound, not only the one it points at.
-        "arcs": [
-            list(arc.center)
-            for arc in view.arcs
-            if candidate.family == "radius"
-            and not arc.full
-            and abs(arc.radius - candidate.value) <= 1e-4 * max(1.0, candidate.value)
-        ],
+        "arcs": _round_arcs(view, candidate) if candidate.family == "radius" else [],
     }
+
+
+def _round_arcs(view, candidate) -> list:
+    """Centres of the view's arcs of the candidate's radius that are no whole circle (a
+    hole's circle may come out of hidden-line removal as two halves: that is a hole)."""
+    sweeps = {}
+    for arc in view.arcs:
+        if abs(arc.radius - candidate.value) <= 1e-4 * max(1.0, candidate.value):
+            key = tuple(round(c, 4) for c in arc.center)
+            total, _ = sweeps.get(key, (0.0, arc.center))
+            sweeps[key] = (total + (360.0 if arc.full else arc.sweep_deg), arc.center)
+    return [list(centre) for key, (total, centre) in sorted(sweeps.items()) if total < 359.9]
 
 
 def _sections(doc, page, model, items, shape, scale, coarse) -> dict:
