@@ -269,6 +269,7 @@ CORE_FIELDS = (
     "candidates",
     "provenance",
     "isolation",
+    "auto",  # written by `cadbench case new` (app/cases/auto.py): how the targets were made
 )
 
 

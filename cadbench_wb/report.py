@@ -40,6 +40,7 @@ def summary_text(result: dict) -> str:
         if result.get(ceiling) is not None:
             lines.append(f"{ceiling:40} {_fmt(result[ceiling]):>8}")
     lines += located_lines(result)
+    lines += missed_lines(result)
     if isinstance(result.get("randomHitRate"), dict):
         rates = result["randomHitRate"]
         lines.append(
@@ -95,3 +96,39 @@ def located_lines(result: dict) -> list[str]:
         members = f"{entry.get('found', 0)} of {entry.get('total', 0)} members"
         lines.append(f"  - {row['id']}: located {entry.get('status')} ({members}) {why}".rstrip())
     return lines
+
+
+_SIGNS = {"diameter": "Ø", "radius": "R", "length": "", "angle": ""}
+
+
+def _value_text(kind: str, value) -> str:
+    if value is None:
+        return "?"
+    text = f"{_SIGNS.get(kind, '')}{round(float(value), 3):g}"
+    return text + "°" if kind == "angle" else text
+
+
+def missed_lines(result: dict) -> list[str]:
+    """Each target not met at its place, named as an inspector writes it: 'D4 Ø10
+    (drawing Front: ⌀10 (hole)): Ø9 instead of Ø10', '... 1 of 4 members: not found'."""
+    lines = []
+    for row in result.get("dimensions", []):
+        entry = row.get("located") or {}
+        if not entry.get("total") or entry.get("status") == "found":
+            continue
+        kind, target = row["kind"], _value_text(row["kind"], row["target"])
+        wrong = sorted(
+            {
+                _value_text(kind, m["candidate"]["value"])
+                for m in entry["members"]
+                if m["status"] == "wrong_value"
+            }
+        )
+        absent = sum(m["status"] == "no_geometry_here" for m in entry["members"])
+        what = [f"{w} instead of {target}" for w in wrong]
+        if absent:
+            what.append(f"{target} not found at its place ({absent} missing)")
+        members = f"{entry['total'] - entry['found']} of {entry['total']} members: "
+        where = f" ({row['callout']})" if row.get("callout") else ""
+        lines.append(f"  - {row['id']} {target}{where}: {members}{'; '.join(what)}")
+    return ["targets not met at their place:", *lines] if lines else []

@@ -114,7 +114,12 @@ def run_cli(*args, env=None, timeout=600):
     return process.returncode, process.stdout, process.stderr
 
 
-def score_json(reference, candidate, *extra, env=None):
+def score_json(reference, candidate, *extra, env=None, auto=False):
+    """`cadbench score --json -`; without --case and unless auto, --no-auto-targets: these
+    tests were written for the three figures a reference alone gave before automatic
+    targets (tests/app/test_auto_case.py tests those)."""
+    if not auto and "--case" not in extra:
+        extra = (*extra, "--no-auto-targets")
     status, out, err = run_cli("score", reference, candidate, "--json", "-", *extra, env=env)
     assert status == 0, err
     return json.loads(out)

@@ -22,6 +22,16 @@ def add_arguments(parser) -> None:
     listing.add_argument("--root", help="folder of case folders (default: ./cases)")
     check = sub.add_parser("check", help="validate case.yaml files (no FreeCAD needed)")
     check.add_argument("case", nargs="+", metavar="CASE", help="case folder or case.yaml")
+    new = sub.add_parser(
+        "new",
+        help="a case from any reference: the dimensions a drafter puts on its drawing",
+        description="write FOLDER/case.yaml and a copy of the reference: the targets are the "
+        "dimensions the drawing planner and feature recognition find, each bound to its faces",
+    )
+    new.add_argument("reference", metavar="REFERENCE", help="reference model (STEP, BREP, FCStd)")
+    new.add_argument("--out", required=True, metavar="FOLDER", help="the case folder to write")
+    new.add_argument("--id", help="case id (default: the reference's file name)")
+    new.add_argument("--title", help="case title (default: from the reference's file name)")
     for name, text in (
         ("build", "build generated references and candidates that are absent (never rewrites)"),
         (
@@ -55,7 +65,31 @@ def _case_path(name: str, root: str) -> str:
 
 
 def run(args) -> int:
-    return {"list": _list, "check": _check, "build": _build, "verify": _verify}[args.action](args)
+    actions = {"list": _list, "check": _check, "build": _build, "verify": _verify, "new": _new}
+    return actions[args.action](args)
+
+
+def _new(args) -> int:
+    from cadbench_wb.app.cases import auto  # noqa: PLC0415
+    from cadbench_wb.commands.score import checked_reference  # noqa: PLC0415
+    from cadbench_wb.errors import UsageError  # noqa: PLC0415
+
+    if not os.path.exists(args.reference):
+        raise UsageError(f"reference {args.reference}: no such file")
+    checked_reference(args.reference)
+    stem = os.path.splitext(os.path.basename(args.reference))[0]
+    path = auto.write_case(
+        args.reference, args.out, args.id or stem, args.title or f"{stem} (automatic targets)"
+    )
+    from cadbench_wb import cases  # noqa: PLC0415
+
+    case = cases.load_case(path)
+    auto_data = case.raw.get("auto", {})
+    print(
+        f"{path}: {len(case.dimensions)} targets ({len(auto_data.get('leftOut', []))} left "
+        f"out), drawingSelfTest {auto_data.get('drawingSelfTest')}"
+    )
+    return 0
 
 
 def _list(args) -> int:

@@ -31,6 +31,12 @@ def _rate(text: str) -> float:
 def add_arguments(parser) -> None:
     parser.add_argument("--cases", default="cases", help="cases folder (default: cases)")
     parser.add_argument(
+        "--references",
+        metavar="DIR",
+        help="instead of --cases: each DIR/<case_id>.<ext> a reference whose automatic case "
+        "(`case new`) is made once and kept in OUT/auto-cases",
+    )
+    parser.add_argument(
         "--submissions", required=True, help="folder of <system>/<run>/<case_id>.<ext>"
     )
     parser.add_argument("--out", required=True, help="campaign folder: store, manifest and reports")
@@ -70,8 +76,19 @@ def run(args) -> int:
 
     if args.workers < 0:
         raise UsageError("--workers must be 0 (one per core) or more")
+    cases_dir = args.cases
+    if args.references:
+        from cadbench_wb import auto_cases  # noqa: PLC0415
+
+        cases_dir = os.path.join(args.out, "auto-cases")
+        for line in auto_cases.campaign_cases(
+            args.references, cases_dir, args.timeout, args.memory_mb
+        ):
+            print(line)
+        if args.spectrum is None:  # hole positions and pitches: the extended spectrum
+            args.spectrum = "extended"
     settings = batch.Settings(
-        cases_dir=args.cases,
+        cases_dir=cases_dir,
         submissions_dir=args.submissions,
         out_dir=args.out,
         workers=args.workers,

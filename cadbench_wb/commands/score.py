@@ -39,6 +39,12 @@ def add_arguments(parser) -> None:
         help="dimension spectrum: seed 000's (default) or with axis positions",
     )
     parser.add_argument("--no-align", action="store_true", help="score in the given pose")
+    parser.add_argument(
+        "--no-auto-targets",
+        action="store_true",
+        help="without --case: no automatic targets (dimensionRecall and drawingMatch not "
+        "applicable), as before `case new` existed",
+    )
     add_limit_arguments(parser)
     parser.add_argument(
         "--in-process",
@@ -84,6 +90,7 @@ def checked_reference(path: str) -> None:
 
 def job_from(args):
     """The outcome.Job of the command line (the case's reference built when absent)."""
+    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
     from cadbench_wb.outcome import Job, case_data_of  # noqa: PLC0415
 
@@ -105,7 +112,38 @@ def job_from(args):
     if not os.path.exists(args.reference):
         raise UsageError(f"reference {args.reference}: no such file")
     checked_reference(args.reference)
+    wanted = set(results.requested_metrics(options.only))
+    if not getattr(args, "no_auto_targets", False) and wanted & AUTO_METRICS:
+        return auto_job(args, options)
     return Job("score", args.reference, args.candidate, options)
+
+
+# The metrics that need targets: without them (--only shape,features) no automatic case.
+AUTO_METRICS = {"dimensionRecall", "drawingMatch"}
+
+
+def auto_job(args, options):
+    """The job against the reference's automatic case (auto_cases.py), made once per
+    reference and kept; without one (a reference that cannot be dimensioned) the job has
+    no case and args.auto_targets says why."""
+    import dataclasses  # noqa: PLC0415
+
+    from cadbench_wb import auto_cases, cases  # noqa: PLC0415
+    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.outcome import Job, case_data_of  # noqa: PLC0415
+
+    digest = results.file_digest(args.reference)
+    info = auto_cases.auto_case(args.reference, digest, args.timeout, args.memory_mb)
+    args.auto_targets = info
+    if "failure" in info:
+        return Job("score", args.reference, args.candidate, options)
+    case = cases.load_case(info["caseFile"])
+    if options.spectrum is None:  # hole positions and pitches: the extended spectrum
+        options = dataclasses.replace(options, spectrum=case.raw["auto"].get("spectrum"))
+    return Job(
+        "score", args.reference, args.candidate, options, case.path,
+        case_data=case_data_of(case),
+    )  # fmt: skip
 
 
 def run(args) -> int:
@@ -124,6 +162,7 @@ def run(args) -> int:
     else:
         outcome = runner.run_job(job, Limits.of(args.timeout, args.memory_mb))
     result = outcome.result  # a named failure is raised with its exit status (errors.py)
+    _targets_of(args, result)
     if args.json:
         text = results.to_json(result)
         if args.json == "-":
@@ -134,3 +173,18 @@ def run(args) -> int:
     if args.json != "-":
         print(report.summary_text(result))
     return 0
+
+
+def _targets_of(args, result: dict) -> None:
+    """Where the targets came from: "case" (--case), "auto" with the automatic case's
+    fingerprint, or null (--no-auto-targets, or no automatic case, with the reason)."""
+    info = getattr(args, "auto_targets", None)
+    if args.case:
+        result["targets"] = "case"
+    elif info and "failure" not in info:
+        result["targets"] = "auto"
+        result["autoCase"] = {"fingerprint": info["fingerprint"], "caseFile": info["caseFile"]}
+    else:
+        result["targets"] = None
+        if info:
+            result["autoCase"] = {"failure": info["failure"]}

@@ -13,12 +13,17 @@ A target earns the share of its members found; a pattern therefore loses one mem
 share for each wrong or missing feature.
 """
 
+import re
+
 import numpy as np
 
 from cadbench_wb import standard
 from cadbench_wb.metrics.located import EDGE_SOURCES, measure, parse_element, within
 
 BINDINGS = ("faces", "at", "feature", "none", "inferred")
+# Located statuses: all, some or none of the members found; none on the reference; or, for
+# an unbound target, several unrelated features carrying its value (ambiguous).
+STATUSES = ("found", "partial", "not_found", "not_measurable_on_reference", "ambiguous")
 
 
 def members_of(dimension, spectrum, geometry, correspondence, bound_faces=None) -> list:
@@ -109,6 +114,11 @@ def located_outcome(
         return _rejected_seed_hit(entry, seed_hit, candidate, reference, [])
     bound = binding.get("faces")
     members = members_of(dimension, spectrum, reference, correspondence, bound)
+    pattern = None
+    if binding["kind"] == "inferred" and members:
+        members, pattern, rivals = _one_family(dimension, members, reference)
+        if rivals:
+            return _ambiguous(entry, rivals, reference, seed_hit, candidate)
     if not members:
         if bound is not None:
             entry["reason"] = (
@@ -120,8 +130,12 @@ def located_outcome(
             _member(dimension, measurement, elements, reference, candidate, correspondence)
         )
     found = sum(m["status"] == "found" for m in entry["members"])
-    entry["found"], entry["total"] = found, len(members)
-    entry["credit"] = found / len(members)
+    total = max(len(members), pattern or 0)
+    if total > len(members):
+        # A 4X callout with three such holes on the reference: the fourth is missing.
+        entry["pattern"] = {"count": pattern, "onReference": len(members)}
+    entry["found"], entry["total"] = found, total
+    entry["credit"] = found / total
     entry["status"] = "found" if found == len(members) else "partial" if found else "not_found"
     if binding["kind"] == "inferred":
         entry["boundFaces"] = sorted(
@@ -129,6 +143,113 @@ def located_outcome(
             key=lambda n: int(n[4:]),
         )
     return _rejected_seed_hit(entry, seed_hit, candidate, reference, members)
+
+
+# Sources that are one feature's own size (a hole, a boss, a round, a cone): where several
+# unrelated ones carry an unbound target's value, it is ambiguous.
+CURVED_SOURCES = ("cylinder", "sphere", "torus", "circle", "cone_half_angle", "cone_full_angle")
+# A callout's count as a drafter writes it ('4X Ø12', '4 x Ø12', '4× R3').
+_COUNT = re.compile(r"^\s*(\d+)\s*[xX×]\s*")
+
+
+def pattern_count(dimension) -> int | None:
+    """N of an 'NX ...' callout in the target's source, else None."""
+    found = _COUNT.match(getattr(dimension, "source", "") or "")
+    return int(found.group(1)) if found and int(found.group(1)) > 1 else None
+
+
+def _family_keys(measurement, elements, geometry) -> list:
+    """Keys that make members one feature family: the source, and per element its type,
+    side (hole or shaft) and direction (sign-free), with, for a cylinder, either its
+    length (the four holes of a pattern) or its axis line (a shaft a groove cuts in two).
+    A counterbore and a through hole of one diameter, a hole and a boss, share neither."""
+    shape_keys, line_keys = [measurement.source], [measurement.source]
+    for kind, index in elements:
+        if kind == "Face":
+            direction = geometry.face_dir[index]
+            common = (geometry.face_type[index], bool(geometry.face_convex[index]))
+        else:
+            direction, common = geometry.edge_dir[index], (geometry.edge_type[index],)
+        main = int(np.argmax(np.abs(direction))) if len(direction) else 0
+        sign = -1.0 if len(direction) and direction[main] < 0 else 1.0
+        unit = sign * np.asarray(direction, float)
+        common = (kind, *common, *np.round(unit, 3).tolist())
+        point = geometry.point((kind, index))
+        foot = point - unit * float(point @ unit)  # where the axis line crosses its normal plane
+        extent = round(float(geometry.face_extent[index]), 2) if kind == "Face" else 0.0
+        shape_keys.append((*common, extent))
+        line_keys.append((*common, *np.round(foot, 2).tolist()))
+    return [("shape", *shape_keys), ("line", *line_keys)]
+
+
+def _one_family(dimension, members, geometry) -> tuple:
+    """(members, pattern count, rival families) of an unbound target: its members when they
+    are one feature family; for an 'NX' callout the one family with at least N members (N
+    counted, the missing ones not found); rivals (a list of families) when several
+    unrelated features carry the value and nothing says which is meant."""
+    count = pattern_count(dimension)
+    groups = _families(members, geometry)
+    if not count and any(m.source not in CURVED_SOURCES for m, _ in members):
+        # Lengths between face pairs keep seed 000's reading (every pair stating the
+        # value): a block's 10 mm notch is 10 wide and 10 deep, one target for both.
+        return members, None, []
+    if count:
+        enough = [g for g in groups if len(g) >= count]
+        if len(enough) == 1:
+            return enough[0], count, []
+        if not enough and len(groups) == 1:
+            return groups[0], count, []
+        return members, count, (enough or groups)
+    if len(groups) > 1:
+        return members, None, groups
+    return members, None, []
+
+
+def _families(members, geometry) -> list:
+    """Members grouped into feature families: two members are one family when they share
+    a key (_family_keys), and families joined through a shared member are one."""
+    parent = list(range(len(members)))
+
+    def root(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first = {}
+    for i, member in enumerate(members):
+        for key in _family_keys(*member, geometry):
+            if key in first:
+                parent[root(i)] = root(first[key])
+            else:
+                first[key] = i
+    groups = {}
+    for i, member in enumerate(members):
+        groups.setdefault(root(i), []).append(member)
+    return list(groups.values())
+
+
+def _ambiguous(entry, rivals, reference, seed_hit, candidate) -> dict:
+    """An unbound target several unrelated features carry: not found, not missed, but
+    ambiguous, with each candidate family, until the case binds it (geometry:)."""
+    entry["status"] = "ambiguous"
+    entry["candidates"] = [
+        {
+            "members": len(group),
+            "source": group[0][0].source,
+            "geometry": sorted({reference.describe(e)["element"] for _, es in group for e in es}),
+        }
+        for group in rivals
+    ]
+    entry["reason"] = (
+        f"the value is carried by {len(rivals)} unrelated feature families ("
+        + "; ".join(
+            f"{c['members']} x {c['source']} {', '.join(c['geometry'][:4])}"
+            for c in entry["candidates"]
+        )
+        + "): bind it with geometry: {faces: [...]} or {at: ...}"
+    )
+    return entry
 
 
 def _member(dimension, measurement, elements, reference, candidate, correspondence) -> dict:

@@ -30,7 +30,13 @@ def hiding(folder, *modules):
 def test_child_without_manifold3d_scores_and_says_why(models, tmp_path):
     env = {"PYTHONPATH": hiding(tmp_path / "hide", "manifold3d")}
     status, out, err = run_cli(
-        "score", models["holed"], models["holed_bigger_hole"], "--json", "-", env=env
+        "score",
+        models["holed"],
+        models["holed_bigger_hole"],
+        "--json",
+        "-",
+        "--no-auto-targets",
+        env=env,
     )
     assert status == 0, err
     result = json.loads(out)
@@ -74,7 +80,9 @@ def test_child_with_manifold3d_runs_the_mesh_boolean(models):
     # mesh candidate, so that the mesh boolean must run (the mesh route decides: no exact
     # booleans on triangles; on a B-rep pair point sampling alone may confirm the exact
     # figure, and then the mesh boolean is not needed).
-    status, out, err = run_cli("score", models["holed"], models["holed_stl"], "--json", "-")
+    status, out, err = run_cli(
+        "score", models["holed"], models["holed_stl"], "--json", "-", "--no-auto-targets"
+    )
     assert status == 0, err
     shape = json.loads(out)["shape"]
     cross = shape["crossCheck"]

@@ -52,7 +52,11 @@ def test_kernel_crash_on_the_candidate_is_an_evaluator_error(models):
 def test_crash_that_hits_the_reference_too_is_the_environment(models):
     # A kernel that dies at shapeIoU whatever it is given: never the candidate's FAIL.
     status, out, err = run_cli(
-        "score", models["holed"], models["holed_moved"], env={"CADBENCH_FAULT": "crash:shapeIoU"}
+        "score",
+        models["holed"],
+        models["holed_moved"],
+        "--no-auto-targets",
+        env={"CADBENCH_FAULT": "crash:shapeIoU"},
     )
     assert status == 8 and out == ""
     assert err.startswith("cadbench score: environment_broken: ") and err.count("\n") == 1
@@ -67,6 +71,7 @@ def test_crash_in_the_kernel_self_test_is_the_environment(models, operation):
         models["holed_moved"],
         "--json",
         "-",
+        "--no-auto-targets",
         env={"CADBENCH_FAULT": f"crash:selftest:{operation}"},
     )
     assert status == 8 and out == ""
@@ -82,7 +87,11 @@ def test_broken_reference_is_loud(models):
 
 def test_crash_while_reading_the_reference_blames_the_reference(models):
     status, _, err = run_cli(
-        "score", models["holed"], models["holed_moved"], env={"CADBENCH_FAULT": "crash:reference"}
+        "score",
+        models["holed"],
+        models["holed_moved"],
+        "--no-auto-targets",
+        env={"CADBENCH_FAULT": "crash:reference"},
     )
     assert status == 4 and "reference_invalid" in err
 
@@ -97,7 +106,9 @@ def test_usage_errors_exit_2_with_one_line(models):
 
 def test_json_file_output(models, tmp_path):
     target = tmp_path / "r.json"
-    status, out, _ = run_cli("score", models["holed"], models["holed_moved"], "--json", str(target))
+    status, out, _ = run_cli(
+        "score", models["holed"], models["holed_moved"], "--json", str(target), "--no-auto-targets"
+    )
     assert status == 0
     assert "Shape fidelity" in out
     assert json.loads(target.read_text())["shapeIoU"] == pytest.approx(1.0, abs=0.002)
@@ -123,7 +134,15 @@ def test_killing_the_scorer_leaves_no_kernel_job_behind(models):
 
     env = dict(os.environ, CADBENCH_FAULT="hang:alignment")
     parent = subprocess.Popen(
-        [sys.executable, "-m", "cadbench_wb", "score", models["holed"], models["holed_moved"]],
+        [
+            sys.executable,
+            "-m",
+            "cadbench_wb",
+            "score",
+            models["holed"],
+            models["holed_moved"],
+            "--no-auto-targets",
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

@@ -53,7 +53,8 @@ def test_a_place_binds_the_face_through_the_point(fc, part):
     assert (on_hole["binding"], on_hole["found"], on_hole["total"]) == ("at", 1, 1)
     assert on_hole["at"] == [ON_HOLE]
     assert on_hole["boundFaces"] == [f"Face{face + 1}"]
-    assert inferred["total"] == 2  # unbound: hole and boss
+    # Unbound: a hole and a boss carry it, so it is ambiguous with both as candidates.
+    assert inferred["status"] == "ambiguous" and len(inferred["candidates"]) == 2
 
 
 def test_the_same_place_finds_the_same_face_when_the_faces_are_renumbered(fc, part):

@@ -73,7 +73,27 @@ def dimension_stage(context) -> None:
     )
     if result["dimensionLocated"]["differs"]:
         entry["note"] = located_note(result)
+    if case.raw.get("auto"):
+        entry = auto_verdict(result, entry)
     result["verdicts"][METRIC] = entry
+
+
+def auto_verdict(result: dict, seed_entry: dict) -> dict:
+    """Automatic targets are each bound to the faces that carry them: the verdict is the
+    located recall (a value found on another feature is not the target), seed 000's
+    value match beside it in the note."""
+    located = result["dimensionLocated"]
+    entry = verdicts.verdict(
+        METRIC, located["dimensionRecallLocated"], ceiling=located["referenceCoverageLocated"]
+    )
+    entry["reason"] += (
+        f" (automatic targets, each at its place: {located['membersFound']} of "
+        f"{located['membersTotal']} members found)"
+    )
+    entry["note"] = f"value match (seed 000) {result['dimensionRecall']:.4f}: " + seed_entry[
+        "reason"
+    ].split(" (", 1)[-1].rstrip(")")
+    return entry
 
 
 def _located(context, outcomes, reference_spectrum, mode) -> None:

@@ -51,12 +51,15 @@ class DrawingFailed(CadbenchError):
 
 
 def make_drawing(
-    shape, out_dir: str, case=None, projection: str = "first", title: str = ""
+    shape, out_dir: str, case=None, projection: str = "first", title: str = "", planned=None
 ) -> dict:
     """Draw a shape, write drawing.dxf, drawing.svg and drawing.FCStd into out_dir.
 
     Returns what was drawn: files (relative to out_dir), scale, views, the dimensions with
     the value TechDraw measured and the text they should print, and those left out.
+    planned: a dict that receives, under "dimensions", every dimension the planner chose
+    before the sheet left any out, with its view's 3D frame (planned_entry), and under
+    "shape" the copy as drawn (posed: turned, the faces numbered as the model's).
     """
     if projection not in PROJECTIONS:
         raise DrawingFailed(f"unknown projection {projection!r} (first or third)")
@@ -67,7 +70,7 @@ def make_drawing(
     with _progress_silenced(), faces_not_sought(freecad):
         doc = freecad.newDocument(_document_name(freecad))
         try:
-            return _draw(freecad, doc, shape, out_dir, case, projection, title)
+            return _draw(freecad, doc, shape, out_dir, case, projection, title, planned)
         finally:
             freecad.closeDocument(doc.Name)
 
@@ -111,10 +114,12 @@ def _document_name(freecad) -> str:
     return f"cadbench_drawing{index}"
 
 
-def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
+def _draw(freecad, doc, shape, out_dir, case, projection, title, planned=None) -> dict:
     import TechDraw  # noqa: PLC0415
 
     shape, squared, turned = drawing_pose.posed(shape)
+    if planned is not None:
+        planned["shape"] = shape  # the views' frames are the posed copy's
     model = doc.addObject("Part::Feature", "Model")
     model.Shape = shape
     model.Label = title or "Model"
@@ -172,6 +177,9 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
             break
         scales = tuple(s for s in scales if s <= plan.scale)
     by_name = {v.name: v for v in views}
+    if planned is not None:
+        # The plan on the geometry of the scale the sheet settled on (the one drawn).
+        planned["dimensions"] = [planned_entry(c, by_name[c.view]) for c in chosen]
     drawn, dropped = _add_dimensions(doc, page, items, by_name, plan)
     dropped += [_dropped_entry(c, reason) for c, reason in plan.dropped]
     if template.Template != sheets[sheet][0]:
@@ -214,6 +222,40 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title) -> dict:
         "dimensions": drawn,
         "dropped": dropped,
     }
+
+
+def planned_entry(candidate, view) -> dict:
+    """A planned dimension as plain data with the 3D frame of its view: origin, x and y
+    (a view point (u, v) is the model line origin + u x + v y along the view direction)."""
+    return {
+        "family": candidate.family,
+        "value": candidate.value,
+        "view": candidate.view,
+        "kind": candidate.kind,
+        "role": candidate.role,
+        "count": candidate.count,
+        "text": candidate.text,
+        "key": candidate.key,
+        "points": [list(p) for p in candidate.points],
+        "origin": list(view.origin),
+        "x": list(view.x_axis),
+        "y": list(view.y_axis),
+        # A radius stands for every arc of that radius in the view ('R3 typical'): their
+        # centres, so every round it names is bound, not only the one it points at.
+        "arcs": _round_arcs(view, candidate) if candidate.family == "radius" else [],
+    }
+
+
+def _round_arcs(view, candidate) -> list:
+    """Centres of the view's arcs of the candidate's radius that are no whole circle (a
+    hole's circle may come out of hidden-line removal as two halves: that is a hole)."""
+    sweeps = {}
+    for arc in view.arcs:
+        if abs(arc.radius - candidate.value) <= 1e-4 * max(1.0, candidate.value):
+            key = tuple(round(c, 4) for c in arc.center)
+            total, _ = sweeps.get(key, (0.0, arc.center))
+            sweeps[key] = (total + (360.0 if arc.full else arc.sweep_deg), arc.center)
+    return [list(centre) for key, (total, centre) in sorted(sweeps.items()) if total < 359.9]
 
 
 def _sections(doc, page, model, items, shape, scale, coarse) -> dict:
