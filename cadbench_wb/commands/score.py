@@ -12,7 +12,9 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "reference", nargs="?", help="reference model (FCStd, STEP, BREP, STL, OBJ)"
     )
-    parser.add_argument("candidate", help="candidate model to score")
+    parser.add_argument(
+        "candidate", help="candidate model to score, or a CadQuery/build123d/FreeCAD script (.py)"
+    )
     parser.add_argument("--case", help="a case folder or its case.yaml (replaces REFERENCE)")
     parser.add_argument(
         "--json", metavar="PATH", type=output_file, help="write the result as JSON ('-' = stdout)"
@@ -40,6 +42,9 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument("--no-align", action="store_true", help="score in the given pose")
     add_limit_arguments(parser)
+    from cadbench_wb.code import jobs as code_jobs  # noqa: PLC0415
+
+    code_jobs.add_arguments(parser)
     parser.add_argument(
         "--in-process",
         action="store_true",
@@ -109,11 +114,21 @@ def job_from(args):
 
 
 def run(args) -> int:
+    import tempfile  # noqa: PLC0415
+
+    from cadbench_wb.code import jobs as code_jobs  # noqa: PLC0415
+
+    with tempfile.TemporaryDirectory(prefix="cadbench-executed-") as executed:
+        # A script is run in the sandbox first; the model it made is scored (code/jobs.py).
+        job, _ = code_jobs.prepared(job_from(args), code_jobs.settings_of(args), executed)
+        return _scored(args, job)
+
+
+def _scored(args, job) -> int:
     from cadbench_wb import console, report, runner  # noqa: PLC0415
     from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.outcome import Limits  # noqa: PLC0415
 
-    job = job_from(args)
     if args.in_process:
         from cadbench_wb import worker  # noqa: PLC0415
         from cadbench_wb.outcome import Ending, Stage, outcome_of  # noqa: PLC0415
