@@ -30,6 +30,7 @@ REPORTED = (
 )
 MEMORY_MARKERS = ("MemoryError", "bad_alloc", "Standard_OutOfMemory", "Cannot allocate memory")
 MODEL_EXTENSIONS = {"step": ".step", "stl": ".stl"}
+STARTED = b"cadbench-harness-started\n"  # harness.STARTED (that file imports nothing)
 
 
 @dataclasses.dataclass
@@ -125,6 +126,12 @@ def execute(
         "limits": limits.as_dict(),
         "codeSeconds": round(ran.wall_seconds, 3),
     }
+    if not ran.channel.startswith(STARTED) and not ran.timed_out and not ran.output_exceeded:
+        # The harness never began: the sandbox or the dialect's interpreter is broken here.
+        raise SandboxUnavailable(
+            f"the sandbox did not start (exit status {ran.returncode}): "
+            + (ran.log_tail.strip().splitlines() or [""])[-1][:300]
+        )
     status, detail, fmt, model = _answer_of(ran, limits)
     # The sandbox's processes are not the parent's children: their CPU time is what the
     # harness measured of itself (the script may forge it; it is reported, never used).
@@ -149,7 +156,7 @@ def _answer_of(ran: sandbox.Ran, limits: sandbox.CodeLimits) -> tuple:
     cpu_killed = ran.returncode in (-signal.SIGXCPU, 128 + signal.SIGXCPU)
     if ran.timed_out or cpu_killed:
         return ("code_timeout", f"the script did not finish within {limits.timeout:g} s", None, b"")
-    head, _, model = ran.channel.partition(b"\n")
+    head, _, model = ran.channel.removeprefix(STARTED).partition(b"\n")
     try:
         answer = json.loads(head.decode("utf-8"))
         status = answer["status"]
@@ -180,7 +187,8 @@ def _answer_of(ran: sandbox.Ran, limits: sandbox.CodeLimits) -> tuple:
 
 def _reported_cpu(ran: sandbox.Ran) -> float | None:
     try:
-        value = json.loads(ran.channel.partition(b"\n")[0].decode("utf-8")).get("cpuSeconds")
+        head = ran.channel.removeprefix(STARTED).partition(b"\n")[0]
+        value = json.loads(head.decode("utf-8")).get("cpuSeconds")
     except (ValueError, AttributeError, UnicodeDecodeError):
         return None
     return round(float(value), 3) if isinstance(value, (int, float)) else None

@@ -23,6 +23,7 @@ import traceback
 RESULT_VARIABLES = ("final_result", "result", "part")
 EXPORTED = ("*.step", "*.stp", "*.STEP", "*.STP", "*.stl", "*.STL")
 SUBMISSION = "<submission>"
+STARTED = b"cadbench-harness-started\n"
 
 
 class Refused(Exception):
@@ -34,6 +35,10 @@ class Refused(Exception):
 
 def main(argv: list[str]) -> int:
     channel = os.fdopen(os.dup(1), "wb")
+    # Before the script can write anything: the parent tells a sandbox that never started
+    # (the scorer's machine, not the candidate) from a script that ran, by this line.
+    channel.write(STARTED)
+    channel.flush()
     os.dup2(2, 1)  # the script's prints go to the log, never into the answer
     dialect, script = argv[0], argv[1]
     if len(argv) > 2:
@@ -92,6 +97,11 @@ def executed(dialect: str, script: str) -> tuple[str, bytes]:
         return _exported_file()
     except MemoryError:
         raise Refused("code_memory", "MemoryError while exporting the result") from None
+    except Refused:
+        raise
+    except Exception as exc:  # noqa: BLE001 - an object the exporter cannot take
+        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        raise Refused("code_runtime_error", f"exporting the result: {last}") from None
 
 
 def _message(exc) -> str:

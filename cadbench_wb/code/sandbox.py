@@ -107,7 +107,8 @@ def _bwrap_arguments(bwrap: str, read_only: list[str], scratch_mb: int) -> list[
     for path in ETC_FILES:
         args += ["--ro-bind-try", path, path]
     for path in read_only:
-        args += ["--ro-bind", path, path]
+        if not os.path.realpath(path).startswith("/usr/"):  # /usr is there already
+            args += ["--ro-bind", os.path.realpath(path), path]
     args += ["--proc", "/proc", "--dev", "/dev"]
     args += ["--size", str(scratch_mb << 20), "--tmpfs", SCRATCH]
     args += ["--dir", WORK, "--dir", f"{SCRATCH}/tmp", "--chdir", WORK]
@@ -145,6 +146,17 @@ def _limited(limits: CodeLimits, sandboxed: bool):
     return apply
 
 
+def _identity_files() -> dict:
+    """/etc/passwd and /etc/group of one user, the sandbox's own: FreeCAD looks its home up
+    with getpwuid and refuses to start without an entry (the host's files are not shown)."""
+    uid = NOBODY if os.geteuid() == 0 else os.geteuid()
+    gid = NOBODY if os.geteuid() == 0 else os.getegid()
+    return {
+        "/etc/passwd": f"sandbox:x:{uid}:{gid}:sandbox:{SCRATCH}:/usr/sbin/nologin\n".encode(),
+        "/etc/group": f"sandbox:x:{gid}:\n".encode(),
+    }
+
+
 def environment(scratch: str) -> dict:
     """The whole environment of the sandboxed program: nothing of the operator's."""
     return {
@@ -178,12 +190,14 @@ def run(
         if sandboxed:
             bwrap = shutil.which("bwrap") or "bwrap"
             command = _bwrap_arguments(bwrap, read_only, limits.scratch_mb)
-            for name, data in files.items():
+            placed = {f"{INSIDE}/{name}": data for name, data in files.items()}
+            placed.update(_identity_files())
+            for where, data in placed.items():
                 handle = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
                 handle.write(data)
                 handle.seek(0)
                 handles.append(handle)
-                command += ["--ro-bind-data", str(handle.fileno()), f"{INSIDE}/{name}"]
+                command += ["--ro-bind-data", str(handle.fileno()), where]
             command += ["--remount-ro", "/"]
             inside, scratch, cwd = INSIDE, SCRATCH, None
         else:

@@ -82,11 +82,15 @@ def voxels(vertices, triangles, resolution: int = VOXEL_RESOLUTION) -> np.ndarra
     return (above % 2 == 1).reshape(-1)
 
 
-def voxel_iou(reference: tuple, candidate: tuple, resolution: int = VOXEL_RESOLUTION) -> float:
+def voxel_iou(
+    reference: tuple, candidate: tuple, resolution: int = VOXEL_RESOLUTION
+) -> float | None:
+    """IoU of the two voxel sets; None when neither fills a voxel (a part thinner than a
+    64th of its length: the protocol has no figure for it)."""
     a = voxels(*reference, resolution)
     b = voxels(*candidate, resolution)
     union = np.count_nonzero(a | b)
-    return float(np.count_nonzero(a & b) / union) if union else 0.0
+    return float(np.count_nonzero(a & b) / union) if union else None
 
 
 def figures(chamfer_meshes: tuple, voxel_meshes: tuple) -> dict:
