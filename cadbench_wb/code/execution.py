@@ -175,8 +175,9 @@ def _answer_of(ran: sandbox.Ran, limits: sandbox.CodeLimits) -> tuple:
             b"",
         )
     ending = f"exit status {ran.returncode}"
-    if ran.returncode is not None and ran.returncode < 0:
-        ending = signal.Signals(-ran.returncode).name
+    number = -ran.returncode if (ran.returncode or 0) < 0 else (ran.returncode or 0) - 128
+    if number > 0 and number in signal.valid_signals():  # a death, or bwrap passing one on
+        ending = f"{ending}, {signal.Signals(number).name}"
     return (
         "code_runtime_error",
         f"the script's process ended ({ending}) without an answer: {tail[0][:300]}".rstrip(": "),

@@ -67,6 +67,9 @@ def executed(dialect: str, script: str) -> tuple[str, bytes]:
     except (SyntaxError, ValueError) as exc:  # ValueError: a NUL byte in the source
         line = f"line {exc.lineno}: " if getattr(exc, "lineno", None) else ""
         raise Refused("code_syntax_error", f"{line}{type(exc).__name__}: {_message(exc)}") from None
+    if dialect == "freecad":
+        import FreeCAD  # noqa: F401, PLC0415 - `import Part` first crashes FreeCAD 0.20
+
     shown = []
 
     def show_object(obj, *args, **kwargs):
