@@ -14,7 +14,10 @@ def field_figures_of(reference_shape, candidate_shape) -> dict:
     """chamferDistance and voxelIoU64 of the candidate as delivered (never aligned)."""
     chamfer, voxel = [], []
     for shape in (reference_shape, candidate_shape):
-        diagonal = shape.BoundBox.DiagonalLength
-        chamfer.append(meshing.mesh_of(shape, max(CHAMFER_DEFLECTION_REL * diagonal, 1e-6)))
-        voxel.append(meshing.mesh_of(shape, field_figures.VOXEL_TESSELLATION))
+        coarse = field_figures.VOXEL_TESSELLATION
+        voxel.append(meshing.mesh_of(shape, coarse))
+        # BenchCAD's tessellation serves the Chamfer points too where it is the finer one
+        # (parts of more than 50 mm): one tessellation instead of two.
+        fine = max(CHAMFER_DEFLECTION_REL * shape.BoundBox.DiagonalLength, 1e-6)
+        chamfer.append(voxel[-1] if coarse <= fine else meshing.mesh_of(shape, fine))
     return field_figures.figures(tuple(chamfer), tuple(voxel))

@@ -347,6 +347,12 @@ def _run_locked(settings: Settings) -> dict:
             "workers": settings.workers or os.cpu_count() or 1,
             "scheduler": settings.scheduler,
             "codeExecutedNow": executed_now,
+            # The scripts' own seconds in the sandbox (kept with the model: the same on a rerun).
+            "codeSecondsPerJob": {
+                job.key: job.payload.code["codeSeconds"]
+                for job in pending
+                if job.payload.code and job.payload.code.get("codeSeconds") is not None
+            },
             "secondsPerJob": {
                 k: round(v, 4) for k, v in sorted(outcome.get("seconds", {}).items()) if v
             },

@@ -15,14 +15,11 @@ INVALID_PROTOCOL = (
 
 
 def field_row(result: dict) -> dict:
-    """What a report row carries of a result's field figures and code run."""
+    """What a report row carries of a result's field figures."""
     row = {}
     figures = result.get("fieldFigures")
     if isinstance(figures, dict):
         row["fieldFigures"] = {name: (figures.get(name) or {}).get("value") for name in PROTOCOLS}
-    code = result.get("code")
-    if isinstance(code, dict):
-        row["codeSeconds"] = code.get("codeSeconds")
     return row
 
 
