@@ -58,3 +58,23 @@ def campaign_field_figures(rows: list, scoring_timeout: float, code_timeout: flo
             entry[name] = {"over": _spread(values), "protocol": protocol}
         out[system] = entry
     return out
+
+
+def field_text(document: dict) -> str:
+    """The field's figures per system as `cadbench run` prints them, protocols named."""
+    figures = document.get("fieldFigures") or {}
+    if not figures:
+        return ""
+    lines = ["Field figures (other benchmarks' protocols, never in a verdict; README):"]
+    lines.append("system  invalidRate (timeout)        chamferDistance mean  voxelIoU64 mean")
+    for system, entry in figures.items():
+        invalid = entry["invalidRate"]
+        rate = "-" if invalid["rate"] is None else f"{100 * invalid['rate']:.1f}%"
+        timeout = f"{invalid['timeoutSeconds']:g} s {invalid['timeoutOf']}"
+        means = []
+        for name in ("chamferDistance", "voxelIoU64"):
+            over = entry[name]["over"]
+            means.append("-" if not over else f"{over['mean']:.4f} ({over['n']})")
+        shown = f"{invalid['count']}/{invalid['of']} {rate} ({timeout})"
+        lines.append(f"{system}  {shown:<27}  {means[0]:<20}  {means[1]}")
+    return "\n".join(lines)

@@ -88,6 +88,9 @@ def run(args) -> int:
     )
     document = batch.run_campaign(settings)
     print(figures.text_summary(document))
+    from cadbench_wb.campaign.field import field_text  # noqa: PLC0415
+
+    print("\n" + field_text(document))
     stats = document["stats"]
     print(
         f"\nscored now {stats['scoredNow']}, from the store {stats['fromStore']}; reports "
