@@ -318,6 +318,10 @@ def failure_result(job: Job, reason: str, detail: str) -> dict:
     failed = results.failure_result(
         job.reference, job.candidate, job.options.public(), reason, detail, requested
     )
+    if job.code:  # the model a script made timed out or crashed the scorer: say so
+        from cadbench_wb.code import delivery  # noqa: PLC0415
+
+        return delivery.with_code(results.finish(failed), job)
     return results.finish(failed)
 
 

@@ -18,7 +18,7 @@ from cadbench_wb.app.shape import alignment as alignment_mod
 from cadbench_wb.app.shape import fidelity as shape_fidelity
 from cadbench_wb.app.threads import recognition as threads
 from cadbench_wb.errors import DeliveryFailure
-from cadbench_wb.metrics import field_figures, registry
+from cadbench_wb.metrics import registry
 
 
 @dataclasses.dataclass
@@ -105,7 +105,6 @@ def _scored(
         if case is not None:
             failed["case"] = result["case"]
         _reference_stages(ref, case, options, failed, requested)
-        failed["fieldFigures"] = field_figures.not_delivered()
         return results.finish(failed)
     timing["load_candidate"] = time.perf_counter() - t0
     result["candidate"].update(cand.summary())

@@ -84,3 +84,19 @@ def test_without_a_sandbox_code_is_refused_unless_trusted(reference, tmp_path):
     status, result, err = scored(reference, script, "--trust-code", env=no_bwrap)
     assert status == 0, err
     assert result["shapeIoU"] == 1.0 and result["code"]["sandbox"] == "none (--trust-code)"
+
+
+@needs_sandbox
+def test_a_model_that_hangs_the_scorer_is_a_timeout_with_its_code_record(reference, tmp_path):
+    script = tmp_path / "block.py"
+    script.write_text(BLOCK)
+    # The scorer hangs on the candidate (the worker's test hook, as a pathological model
+    # would): the script ran fine, its model is charged `timeout`, not the script.
+    status, result, err = scored(
+        reference, script, "--timeout", "20", env={"CADBENCH_FAULT": "hang:candidate"}
+    )
+    assert status == 0, err
+    assert result["failure"]["reason"] == "timeout"
+    assert result["code"]["status"] == "ok" and result["code"]["dialect"] == "freecad"
+    assert result["candidate"]["sha256"] == hashlib.sha256(BLOCK.encode()).hexdigest()
+    assert result["fieldFigures"]["voxelIoU64"]["value"] is None
