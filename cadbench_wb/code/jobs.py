@@ -108,6 +108,20 @@ def prepared(job, settings: dict, keep_dir: str | None = None):
     return dataclasses.replace(job, code=code), executed
 
 
+def for_command(job, args):
+    """The job of a one-off command (`cadbench score`): a script candidate executed into a
+    temporary folder that lives as long as the command."""
+    if not dialects.is_code(job.candidate):
+        return job
+    import atexit  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    folder = tempfile.mkdtemp(prefix="cadbench-executed-")
+    atexit.register(shutil.rmtree, folder, True)
+    return prepared(job, settings_of(args), folder)[0]
+
+
 def prepared_all(payloads: list, settings: dict, keep_dir: str, workers: int) -> tuple:
     """prepared() for many jobs at once, `workers` scripts at a time (each a sandbox of its
     own); returns (jobs in order, how many scripts were executed now)."""

@@ -114,21 +114,12 @@ def job_from(args):
 
 
 def run(args) -> int:
-    import tempfile  # noqa: PLC0415
-
-    from cadbench_wb.code import jobs as code_jobs  # noqa: PLC0415
-
-    with tempfile.TemporaryDirectory(prefix="cadbench-executed-") as executed:
-        # A script is run in the sandbox first; the model it made is scored (code/jobs.py).
-        job, _ = code_jobs.prepared(job_from(args), code_jobs.settings_of(args), executed)
-        return _scored(args, job)
-
-
-def _scored(args, job) -> int:
     from cadbench_wb import console, report, runner  # noqa: PLC0415
     from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.code import jobs as code_jobs  # noqa: PLC0415
     from cadbench_wb.outcome import Limits  # noqa: PLC0415
 
+    job = code_jobs.for_command(job_from(args), args)  # a script: run in the sandbox first
     if args.in_process:
         from cadbench_wb import worker  # noqa: PLC0415
         from cadbench_wb.outcome import Ending, Stage, outcome_of  # noqa: PLC0415
