@@ -100,7 +100,8 @@ def execute(
 ) -> Executed:
     """Run the script in the sandbox (or find its earlier run in keep_dir). A failure of the
     script is in the record (Executed.failure); a missing sandbox or environment raises
-    SandboxUnavailable; an unreadable or undeclarable script raises DeliveryFailure."""
+    SandboxUnavailable; an unreadable or undeclarable script raises DeliveryFailure.
+    Without keep_dir the model goes to a new temporary folder, the caller's to remove."""
     limits = limits or sandbox.CodeLimits()
     source = script_bytes(script)
     dialect = dialects.dialect_of(source, declared)

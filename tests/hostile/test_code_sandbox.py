@@ -44,7 +44,7 @@ def executed(tmp_path, source: str):
     script.write_text(source)
     before = sandbox_processes()
     started = time.monotonic()
-    done = execution.execute(str(script), "freecad", LIMITS)
+    done = execution.execute(str(script), "freecad", LIMITS, keep_dir=str(tmp_path / "kept"))
     deadline = time.monotonic() + 3
     while sandbox_processes() - before and time.monotonic() < deadline:
         time.sleep(0.05)  # the PID namespace's processes are reaped as it goes away
