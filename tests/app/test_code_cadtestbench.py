@@ -154,3 +154,26 @@ def test_a_rerun_and_a_rescoring_execute_no_script(campaign):
     # Every scoring again (9 scripts, and the 3 cases the as-published run lacks), no script run.
     assert stats(campaign["out"])["scoredNow"] == 12
     assert stats(campaign["out"])["codeExecutedNow"] == 0
+
+
+BUILD123D = """from build123d import BuildPart, Box, Cylinder, Mode
+
+with BuildPart() as part:
+    Box(10, 20, 30)
+    Cylinder(2, 30, mode=Mode.SUBTRACT)
+"""
+
+
+def test_a_build123d_script_is_scored_by_its_buildpart(fc, part, tmp_path):
+    reference = tmp_path / "block.step"
+    block = part.makeBox(10, 20, 30, fc.Vector(-5, -10, -15))
+    block.cut(part.makeCylinder(2, 30, fc.Vector(0, 0, -15))).exportStep(str(reference))
+    script = tmp_path / "block.py"
+    script.write_text(BUILD123D)
+    status, out, err = run_cli(
+        "score", str(reference), str(script), "--only", "shape", "--json", "-"
+    )
+    assert status == 0, err
+    result = json.loads(out)
+    assert result["code"]["dialect"] == "build123d" and result["code"]["status"] == "ok"
+    assert result["shapeIoU"] == pytest.approx(1.0, abs=1e-6)
