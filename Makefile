@@ -4,11 +4,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := freecad-python3 python3-venv python3-numpy python3-scipy python3-matplotlib \
-	python3-yaml xvfb xauth chromium
+	python3-yaml xvfb xauth chromium bubblewrap
 FREECAD_LIB ?= /usr/lib/freecad/lib
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-slow test-freecad1 lint format bench screenshots install-wb clean
+.PHONY: setup setup-code demo test test-slow test-freecad1 lint format bench screenshots install-wb clean
 
 setup: $(STAMP)
 
@@ -27,6 +27,17 @@ $(STAMP): .apt-ok pyproject.toml
 	  echo "$(FREECAD_LIB)" > $$site/freecad-lib.pth
 	@$(PY) -c 'import numpy; print("numpy==" + numpy.__version__)' > $(VENV)/constraints.txt
 	$(PY) -m pip install -q --disable-pip-version-check -c $(VENV)/constraints.txt -e '.[dev]'
+	@touch $@
+
+# Optional: the environment code submissions (CadQuery, build123d) run in, inside the
+# sandbox; its own venv, so CadQuery's OCP never meets FreeCAD's OpenCASCADE in one process
+# (about 2 GB, from PyPI). Without it, code submissions in those dialects are refused with
+# sandbox_unavailable and their tests are skipped.
+CODE_VENV := .venv-code
+setup-code: $(CODE_VENV)/.installed
+$(CODE_VENV)/.installed:
+	@test -x $(CODE_VENV)/bin/python || /usr/bin/python3 -m venv $(CODE_VENV)
+	$(CODE_VENV)/bin/pip install -q --disable-pip-version-check cadquery build123d
 	@touch $@
 
 demo: setup

@@ -26,6 +26,14 @@ DELIVERY_REASONS = (
     "timeout",
     "memory",
     "evaluator_error",
+    # A submitted script (code/): it does not compile, raises (its last error line given),
+    # runs out of its time or memory, leaves no model, or leaves one with no solid.
+    "code_syntax_error",
+    "code_runtime_error",
+    "code_timeout",
+    "code_memory",
+    "no_result",
+    "result_not_solid",
 )
 
 
@@ -90,6 +98,15 @@ class EnvironmentBroken(CadbenchError):
     exit_status = 8
 
 
+class SandboxUnavailable(CadbenchError):
+    """A code submission, and no OS sandbox (or no environment for its dialect) to run it
+    in: the operator's machine lacks it, nobody's candidate is to blame (--trust-code runs
+    scripts without one)."""
+
+    reason = "sandbox_unavailable"
+    exit_status = 5
+
+
 class WorkerLost(CadbenchError):
     """The scoring process ended for reasons that are not the candidate's doing."""
 
@@ -108,6 +125,7 @@ ERROR_CLASSES = (
     FreeCADUnavailable,
     WorkerLost,
     EnvironmentBroken,
+    SandboxUnavailable,
 )
 EXIT_STATUS = {cls.reason: cls.exit_status for cls in ERROR_CLASSES}
 # Reasons of the operator's own inputs (the case file), beside usage_error: exit 2.

@@ -108,6 +108,9 @@ class Job:
     # The case as the parent loaded and validated it (case_data_of): the child rebuilds it
     # instead of reading case.yaml again. None: the child loads `case` itself.
     case_data: dict | None = None
+    # A code submission (code/execution.py): its execution record, and "model", the model
+    # file it made (None when it failed: the record names the failure).
+    code: dict | None = None
 
     @classmethod
     def of(cls, job) -> "Job":
@@ -126,6 +129,7 @@ class Job:
             output=data.get("output"),
             params=dict(data.get("params") or {}),
             case_data=data.get("case_data"),
+            code=data.get("code"),
         )
 
     def as_dict(self) -> dict:
@@ -136,7 +140,7 @@ class Job:
             "options": self.options.as_dict(),
             "case": self.case,
         }
-        for key in ("control_stage", "output", "case_data"):
+        for key in ("control_stage", "output", "case_data", "code"):
             if getattr(self, key):
                 data[key] = getattr(self, key)
         if self.kind == "load":
@@ -152,7 +156,7 @@ class Job:
         only = (stage,) if stage in results.METRICS else self.options.only
         options = dataclasses.replace(self.options, export_diff=None, drawing_dir=None, only=only)
         return dataclasses.replace(
-            self, candidate=self.reference, options=options, control_stage=stage
+            self, candidate=self.reference, options=options, control_stage=stage, code=None
         )
 
 
@@ -314,6 +318,10 @@ def failure_result(job: Job, reason: str, detail: str) -> dict:
     failed = results.failure_result(
         job.reference, job.candidate, job.options.public(), reason, detail, requested
     )
+    if job.code:  # the model a script made timed out or crashed the scorer: say so
+        from cadbench_wb.code import delivery  # noqa: PLC0415
+
+        return delivery.with_code(results.finish(failed), job)
     return results.finish(failed)
 
 

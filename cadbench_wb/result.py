@@ -97,6 +97,9 @@ def failure_result(
     result = base_result(reference, candidate, options)
     result["delivered"] = False
     result["failure"] = {"reason": reason, "detail": detail}
+    from cadbench_wb.metrics.field_figures import not_delivered  # noqa: PLC0415
+
+    result["fieldFigures"] = not_delivered()  # no figure; counted in invalidRate
     for metric in requested:
         result[metric] = 0.0
         result["verdicts"][metric] = verdicts.verdict(

@@ -92,14 +92,21 @@ def _score(job, stage) -> dict:
     if job.case:
         stage(REFERENCE_STAGE, job.case)
         case = case_of(job)
+    # A code submission is scored by the model its script made (code/delivery.py).
+    from cadbench_wb.code import delivery  # noqa: PLC0415
+
+    candidate, failure = delivery.scored_file(job)
     if not job.control_stage:  # (a control job's candidate is its reference)
         stage(REFERENCE_STAGE)
         results.file_digest(job.reference)  # read once here; the result reuses the digest
         stage(CANDIDATE_STAGE)
-        results.file_digest(job.candidate)
+        results.file_digest(candidate)
     scored = scoring.score_files(
-        job.reference, job.candidate, job.options.as_dict(), case=case, stage=stage
-    )
+        job.reference, candidate, job.options.as_dict(), case=case, stage=stage,
+        candidate_failure=failure,
+    )  # fmt: skip
+    if job.code:
+        scored = delivery.with_code(scored, job)
     return {"control": "passed"} if job.control_stage else {"result": scored}
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from cadbench_wb import freecad_env
 from cadbench_wb import result as results
-from cadbench_wb.app import loading, reference_facts
+from cadbench_wb.app import field_meshes, loading, reference_facts
 from cadbench_wb.app.shape import alignment as alignment_mod
 from cadbench_wb.app.shape import fidelity as shape_fidelity
 from cadbench_wb.app.threads import recognition as threads
@@ -38,9 +38,15 @@ class Context:
 
 
 def score_files(
-    reference: str, candidate: str, options: dict | None = None, case=None, stage=lambda name: None
+    reference: str,
+    candidate: str,
+    options: dict | None = None,
+    case=None,
+    stage=lambda name: None,
+    candidate_failure: DeliveryFailure | None = None,
 ) -> dict:
-    """The finished result dict of one scoring (see README: the JSON it writes)."""
+    """The finished result dict of one scoring (see README: the JSON it writes).
+    candidate_failure: the candidate is known undelivered already (a script that failed)."""
     options = dict(options or {})
     requested = results.requested_metrics(options.get("only"))
     started, cpu = time.perf_counter(), _cpu_now()
@@ -68,14 +74,17 @@ def score_files(
     ahead = _started_ahead(ref, case, options, result, requested)
     try:
         return _scored(
-            reference, candidate, options, case, stage, result, ref, ahead, (started, cpu)
-        )
+            reference, candidate, options, case, stage, result, ref, ahead, (started, cpu),
+            candidate_failure,
+        )  # fmt: skip
     finally:
         for work in ahead.values():
             work.close()
 
 
-def _scored(reference, candidate, options, case, stage, result, ref, ahead, clocks) -> dict:
+def _scored(
+    reference, candidate, options, case, stage, result, ref, ahead, clocks, candidate_failure=None
+) -> dict:
     """score_files once the reference is read, with the work started ahead for it; clocks:
     (wall, CPU) when the scoring started."""
     started, cpu = clocks
@@ -84,6 +93,8 @@ def _scored(reference, candidate, options, case, stage, result, ref, ahead, cloc
     stage("candidate")
     t0 = time.perf_counter()
     try:
+        if candidate_failure is not None:
+            raise candidate_failure
         cand = loading.load_model(candidate, "candidate")
     except DeliveryFailure as failure:
         failed = results.failure_result(
@@ -119,6 +130,9 @@ def _scored(reference, candidate, options, case, stage, result, ref, ahead, cloc
         function(context)
     for work in ahead.values():
         timing.update(work.close())
+    t0 = time.perf_counter()
+    result["fieldFigures"] = field_meshes.field_figures_of(ref.shape, cand.shape)
+    timing["field_figures"] = time.perf_counter() - t0
     timing["total"] = time.perf_counter() - started
     timing.update(_cpu_since(cpu))
     return results.finish(result)

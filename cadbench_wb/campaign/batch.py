@@ -19,7 +19,8 @@ import time
 from cadbench_wb import cases as cases_mod
 from cadbench_wb import outcome, standard
 from cadbench_wb import result as results
-from cadbench_wb.campaign import figures, layout, manifest, pool, store
+from cadbench_wb.campaign import field, figures, layout, manifest, pool, store
+from cadbench_wb.code import jobs as code_jobs
 from cadbench_wb.errors import CampaignBusy, UsageError
 from cadbench_wb.fingerprint import drawing_fingerprint, metric_fingerprint
 
@@ -40,6 +41,8 @@ class Settings:
     options: dict = dataclasses.field(default_factory=dict)  # only / spectrum / no_align
     accept_smaller_case_set: bool = False
     progress_stream: object = None
+    # Code submissions (code/jobs.py settings_of): dialect, trust_code, timeout, memory_mb.
+    code: dict = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -101,6 +104,8 @@ def plan(settings: Settings) -> Plan:
             # from the worker), keyed by its path: input_checks never opens a FIFO here.
             digest = results.file_digest(path) or "unreadable:" + results.text_digest(path)
             fmt, candidate_hash = store.candidate_format(path), digest
+            if code_jobs.dialects.is_code(path):  # its score depends on how it was run too
+                fmt, candidate_hash = "code", f"{digest}:{code_jobs.code_stamp(settings.code)}"
         key = store.score_key(case_hashes[case.id], candidate_hash, fmt, options, stamps)
         scorings.append(Planned(submission, case, key))
         if key not in jobs:
@@ -242,6 +247,9 @@ def document_of(settings: Settings, the_plan: Plan, rows: list) -> dict:
             for c in cases
         ],
         "summary": figures.campaign_summary(rows),
+        "fieldFigures": field.campaign_field_figures(
+            rows, settings.timeout, code_jobs.limits_of(settings.code).timeout
+        ),
         "scorings": rows,
     }
 
@@ -284,6 +292,23 @@ def campaign_lock(out_dir: str):
         handle.close()
 
 
+EXECUTED_DIR = "executed"
+
+
+def _executed(settings: Settings, pending: list) -> int:
+    """Run the pending code submissions' scripts in the sandbox (those the campaign folder
+    has not kept the model of) and give their jobs the model to score; how many ran now."""
+    payloads, executed_now = code_jobs.prepared_all(
+        [job.payload for job in pending],
+        settings.code,
+        os.path.join(settings.out_dir, EXECUTED_DIR),
+        settings.workers or os.cpu_count() or 1,
+    )
+    for job, payload in zip(pending, payloads, strict=True):
+        job.payload = payload
+    return executed_now
+
+
 def _run_locked(settings: Settings) -> dict:
     from cadbench_wb.campaign import progress as progress_mod  # noqa: PLC0415
     from cadbench_wb.campaign import reports  # noqa: PLC0415
@@ -300,6 +325,7 @@ def _run_locked(settings: Settings) -> dict:
             len(the_plan.scorings), from_store, len(pending), settings.progress_stream or sys.stderr
         )
         scoring_started = time.monotonic()
+        executed_now = _executed(settings, pending)
         outcome = execute(settings, the_plan, pending, score_store, progress) if pending else {}
         scoring_seconds = time.monotonic() - scoring_started
         progress.finish()
@@ -320,6 +346,13 @@ def _run_locked(settings: Settings) -> dict:
             "scoringSeconds": round(scoring_seconds, 3),
             "workers": settings.workers or os.cpu_count() or 1,
             "scheduler": settings.scheduler,
+            "codeExecutedNow": executed_now,
+            # The scripts' own seconds in the sandbox (kept with the model: the same on a rerun).
+            "codeSecondsPerJob": {
+                job.key: job.payload.code["codeSeconds"]
+                for job in pending
+                if job.payload.code and job.payload.code.get("codeSeconds") is not None
+            },
             "secondsPerJob": {
                 k: round(v, 4) for k, v in sorted(outcome.get("seconds", {}).items()) if v
             },

@@ -82,6 +82,14 @@ def score_shipped(
         if candidate is not None:  # None: nothing was delivered (missing_candidate)
             with open(candidate_path, "wb") as handle:
                 handle.write(candidate)
+        code = payload.get("code") or {}
+        if code.get("model_bytes") is not None:
+            model = os.path.join(scratch, "model", os.path.basename(code["model"]))
+            os.makedirs(os.path.dirname(model))
+            with open(model, "wb") as handle:
+                handle.write(code["model_bytes"])
+            code = {k: v for k, v in code.items() if k != "model_bytes"}
+            payload = dict(payload, code=dict(code, model=model))
         job = dataclasses.replace(
             outcome.Job.of(payload),
             reference=os.path.join(case_dir, reference_in_case),
@@ -131,13 +139,18 @@ def run_on_cluster(address: str, jobs: list, timeout: float, memory_mb: int, on_
         if os.path.exists(job.payload.candidate):
             with open(job.payload.candidate, "rb") as handle:
                 data = handle.read()
+        payload = job.payload.as_dict()
+        model = (payload.get("code") or {}).get("model")
+        if model:  # a code submission: the model its script made travels with it
+            with open(model, "rb") as handle:
+                payload["code"] = dict(payload["code"], model_bytes=handle.read())
         future = client.submit(
             score_shipped,
             bundles[case.path],
             os.path.basename(case.path),
             os.path.basename(job.payload.candidate),
             data,
-            job.payload.as_dict(),
+            payload,
             os.path.relpath(job.payload.reference, case.path),
             timeout,
             memory_mb,

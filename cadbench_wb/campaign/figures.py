@@ -76,6 +76,9 @@ def row_of(submission, case, result: dict | None, unchecked: dict | None = None)
     for name in ("metricFingerprint", "drawingFingerprint"):
         if result.get(name):
             row[name] = result[name]
+    from cadbench_wb.campaign.field import field_row  # noqa: PLC0415
+
+    row.update(field_row(result))  # the field's figures: reported, never in a verdict
     return row
 
 

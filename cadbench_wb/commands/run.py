@@ -61,6 +61,9 @@ def add_arguments(parser) -> None:
         type=_rate,
         help="exit 1 when a system's passed (reachable) rate is below RATE (0.8 or 80%%)",
     )
+    from cadbench_wb.code import jobs as code_jobs  # noqa: PLC0415
+
+    code_jobs.add_arguments(parser)
     parser.add_argument(
         "--accept-smaller-case-set",
         action="store_true",
@@ -71,6 +74,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from cadbench_wb import standard  # noqa: PLC0415
     from cadbench_wb.campaign import batch, figures  # noqa: PLC0415
+    from cadbench_wb.code.jobs import settings_of as code_jobs_settings  # noqa: PLC0415
     from cadbench_wb.commands.score import options_from as scoring_options  # noqa: PLC0415
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
 
@@ -97,9 +101,13 @@ def run(args) -> int:
         memory_mb=args.memory_mb or standard.DEFAULT_MEMORY_MB,
         options=scoring_options(args),
         accept_smaller_case_set=args.accept_smaller_case_set,
+        code=code_jobs_settings(args),
     )
     document = batch.run_campaign(settings)
     print(figures.text_summary(document))
+    from cadbench_wb.campaign.field import field_text  # noqa: PLC0415
+
+    print("\n" + field_text(document))
     stats = document["stats"]
     print(
         f"\nscored now {stats['scoredNow']}, from the store {stats['fromStore']}; reports "

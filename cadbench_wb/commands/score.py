@@ -12,7 +12,9 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "reference", nargs="?", help="reference model (FCStd, STEP, BREP, STL, OBJ)"
     )
-    parser.add_argument("candidate", help="candidate model to score")
+    parser.add_argument(
+        "candidate", help="candidate model to score, or a CadQuery/build123d/FreeCAD script (.py)"
+    )
     parser.add_argument("--case", help="a case folder or its case.yaml (replaces REFERENCE)")
     parser.add_argument(
         "--json", metavar="PATH", type=output_file, help="write the result as JSON ('-' = stdout)"
@@ -46,6 +48,9 @@ def add_arguments(parser) -> None:
         "applicable), as before `case new` existed",
     )
     add_limit_arguments(parser)
+    from cadbench_wb.code import jobs as code_jobs  # noqa: PLC0415
+
+    code_jobs.add_arguments(parser)
     parser.add_argument(
         "--in-process",
         action="store_true",
@@ -149,9 +154,10 @@ def auto_job(args, options):
 def run(args) -> int:
     from cadbench_wb import console, report, runner  # noqa: PLC0415
     from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.code import jobs as code_jobs  # noqa: PLC0415
     from cadbench_wb.outcome import Limits  # noqa: PLC0415
 
-    job = job_from(args)
+    job = code_jobs.for_command(job_from(args), args)  # a script: run in the sandbox first
     if args.in_process:
         from cadbench_wb import worker  # noqa: PLC0415
         from cadbench_wb.outcome import Ending, Stage, outcome_of  # noqa: PLC0415

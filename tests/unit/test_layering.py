@@ -3,6 +3,7 @@
 
 import ast
 import os
+import re
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PACKAGE = os.path.join(ROOT, "cadbench_wb")
@@ -109,6 +110,9 @@ FREECAD_ENTRIES = {
 }
 # The one module that finds and imports FreeCAD for everyone else (freecad_env.import_freecad).
 KERNEL_LOCATOR = "freecad_env.py"
+# Runs inside the code sandbox under a dialect's own interpreter (FreeCAD's python for
+# FreeCAD scripts), copied in as bytes: never imported by cadbench (checked below).
+SANDBOXED = "code/harness.py"
 # Packages that never touch FreeCAD or Qt, not even inside a function.
 PURE_PACKAGES = ("metrics/", "drafting/")
 
@@ -158,7 +162,17 @@ def test_only_freecad_entries_call_the_freecad_layer_from_outside_it():
         for name in _imported_names(path)
         if name.split(".")[0] in KERNEL
     }
-    assert kernel_users <= {KERNEL_LOCATOR}
+    assert kernel_users <= {KERNEL_LOCATOR, SANDBOXED}
+
+
+def test_the_sandboxed_harness_is_imported_by_no_module():
+    pattern = re.compile(r"code(\.| import )harness\b")
+    importers = [
+        rel
+        for rel, path in _modules()
+        if rel != SANDBOXED and pattern.search(open(path, encoding="utf-8").read())
+    ]
+    assert importers == []
 
 
 def test_no_module_outside_gui_calls_the_gui_layer_except_the_qt_event_loop():
