@@ -115,12 +115,9 @@ def run(args) -> int:
 
     job = job_from(args)
     if args.in_process:
-        from cadbench_wb import worker  # noqa: PLC0415
-        from cadbench_wb.outcome import Ending, Stage, outcome_of  # noqa: PLC0415
-
         limits = Limits.of(args.timeout, args.memory_mb)
-        answer = worker.run(job.as_dict(), os.devnull)
-        outcome = outcome_of(job, limits, Ending(Stage(), answer))
+        ending = runner.in_process(job, limits)
+        outcome = runner.settled(job, limits, ending, run=runner.in_process)
     else:
         outcome = runner.run_job(job, Limits.of(args.timeout, args.memory_mb))
     result = outcome.result  # a named failure is raised with its exit status (errors.py)
