@@ -173,7 +173,8 @@ def extra_views(shape) -> tuple:
         axis = surface.Axis
         directions = set()
         for edge in face.Edges:
-            if not isinstance(edge.Curve, Part.Circle):
+            # (a degenerated edge read from STEP has no 3D curve: edge.Curve would raise)
+            if edge.Degenerated or not isinstance(edge.Curve, Part.Circle):
                 continue
             for neighbour in planes_of.get(edge.hashCode(), ()):
                 if not neighbour.Edges or not any(e.isSame(edge) for e in neighbour.Edges):
