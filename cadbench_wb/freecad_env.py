@@ -79,7 +79,9 @@ def crashes_named(freecad) -> None:
         signal.signal(signal.SIGSEGV, signal.SIG_DFL)
     except (ValueError, OSError):  # not the main thread: leave the handlers as they are
         return
-    faulthandler.enable()
+    # The standard error descriptor itself: under freecadcmd sys.stderr is FreeCAD's own
+    # redirect, which has no file number to hand to the handler.
+    faulthandler.enable(file=2)
     _CRASHES_NAMED = True
 
 
