@@ -180,13 +180,25 @@ def _run_stage(context, metric: str, stage, function) -> None:
 
 def _candidate_model(candidate: str, reference, options: dict):
     """The candidate as read and checked, or in a control the reference moved by the
-    candidate's pose: x -> R x + t took the candidate onto the reference, so the
-    candidate lies at R^T (x - t)."""
+    candidate's pose (x -> R x + t took the candidate onto the reference, so the candidate
+    lies at R^T (x - t)) and delivered as a candidate is: written to STEP and read back, so
+    that it carries the rounding of a file in that pose too."""
+    import os  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
     if options.get("control_pose") is None:
         return loading.load_model(candidate, "candidate")
     rotation, translation = _pose_arrays(options["control_pose"])
     moved = shape_fidelity.placed(reference.shape, rotation.T, -rotation.T @ translation)
-    return dataclasses.replace(reference, shape=moved, path=candidate)
+    try:
+        with tempfile.TemporaryDirectory(prefix="cadbench-control-") as folder:
+            path = os.path.join(folder, "perfect_copy.step")
+            moved.exportStep(path)
+            return dataclasses.replace(loading.load_model(path, "candidate"), path=candidate)
+    except MemoryError:
+        raise
+    except Exception:  # noqa: BLE001 - no STEP of it (a mesh): the moved shape itself
+        return dataclasses.replace(reference, shape=moved, path=candidate)
 
 
 def _pose_arrays(pose) -> tuple:
