@@ -181,3 +181,34 @@ def json_round_trip(data):
     import json
 
     return json.loads(json.dumps(data))
+
+
+def test_a_death_in_a_metric_stage_is_judged_by_its_control_on_the_candidates_pose():
+    """runner.settled, with the jobs it starts recorded: the control of a death in a metric
+    stage is that stage on the reference in the candidate's pose; when it dies too the job
+    is run again with that metric left unchecked, and the figures of that run stand."""
+    from cadbench_wb import runner
+
+    pose = tuple(float(i) for i in range(12))
+    died = outcome.Ending(outcome.Stage("shapeIoU", "/c/cand.step", pose), returncode=-11)
+    again = {"result": {"shapeIoU": None, "delivered": True, "verdicts": {}}}
+    started = []
+
+    def run(job, limits):
+        started.append(job)
+        if job.control_stage:
+            return outcome.Ending(outcome.Stage("shapeIoU", "/r/reference.step", pose), None, -11)
+        return outcome.Ending(outcome.Stage("shapeIoU"), again)
+
+    settled = runner.settled(JOB, LIMITS, died, run=run)
+    control, repeat = started
+    assert control.control_stage == "shapeIoU" and control.control_pose == pose
+    assert control.candidate == JOB.reference
+    assert repeat.unchecked["shapeIoU"]["control"] == "the scoring process died (SIGSEGV)"
+    assert "in stage 'shapeIoU'" in repeat.unchecked["shapeIoU"]["candidate"]
+    assert settled.value is again["result"]
+    # A control that only runs out of time is slow there: the candidate's failure stands.
+    slow = runner.settled(
+        JOB, LIMITS, died, run=lambda job, limits: outcome.Ending(died.stage, timed_out=True)
+    )
+    assert slow.value["failure"]["reason"] == "evaluator_error"
