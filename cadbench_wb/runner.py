@@ -141,9 +141,9 @@ def settled(job: Job, limits: Limits, ending: Ending, run=None) -> Outcome:
     evaluator_error. Before the candidate is aligned the control is the reference scored
     against itself up to the stage; a crash there too is environment_broken.
 
-    run(job, limits) -> Ending runs a control or a repeat (default: a fresh child). The one
-    function every front door (runner, campaign pool, Dask, score --in-process) turns an
-    ending into an outcome with."""
+    run(job, limits) -> Ending runs a control or a repeat (default: a fresh child;
+    worker.in_process for `score --in-process`). The one function every front door
+    (runner, campaign pool, Dask, score --in-process) turns an ending into an outcome with."""
     run = run or _run_child
     outcome = outcome_mod.outcome_of(job, limits, ending)
     if job.control_stage:
@@ -218,18 +218,6 @@ def _control_failure(control: Ending) -> str | None:
         return None
     died = f"the scoring process died ({outcome_mod.death_name(control.returncode)})"
     return f"{died}: {control.last_words}" if control.last_words else died
-
-
-def in_process(job, limits: Limits | None = None) -> Ending:
-    """A job run in this process (trusted files, no isolation), as run_job's child would
-    run it: `score --in-process`, and its controls (settled's run)."""
-    from cadbench_wb import worker  # noqa: PLC0415
-
-    job = Job.of(job)
-    with tempfile.TemporaryDirectory(prefix="cadbench-job-") as tmp:
-        stage_path = os.path.join(tmp, "stage.txt")
-        answer = worker.run(job.as_dict(), stage_path)
-        return Ending(Stage.read(stage_path), answer)
 
 
 def _run_child(job: Job, limits: Limits, on_start=None) -> Ending:

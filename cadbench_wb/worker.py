@@ -57,6 +57,22 @@ def run(job: dict, stage_path: str) -> dict:
         }
 
 
+def in_process(job, limits=None):
+    """A job run in this process (trusted files, no isolation) as a child would run it, and
+    its outcome.Ending: `score --in-process`, and its controls (runner.settled's run).
+    Here, not in runner.py: the scorer's sealed modules reach runner.py, never this."""
+    import os  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    from cadbench_wb.outcome import Ending, Job, Stage  # noqa: PLC0415
+
+    job = Job.of(job)
+    with tempfile.TemporaryDirectory(prefix="cadbench-job-") as tmp:
+        stage_path = os.path.join(tmp, "stage.txt")
+        answer = run(job.as_dict(), stage_path)
+        return Ending(Stage.read(stage_path), answer)
+
+
 def _stage_writer(job, stage_path: str):
     """stage(name): write the step about to begin, and the file it reads, to the stage file
     (outcome.Stage), so that whoever reads it after a death knows whose file it was."""

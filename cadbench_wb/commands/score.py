@@ -115,9 +115,11 @@ def run(args) -> int:
 
     job = job_from(args)
     if args.in_process:
+        from cadbench_wb import worker  # noqa: PLC0415
+
         limits = Limits.of(args.timeout, args.memory_mb)
-        ending = runner.in_process(job, limits)
-        outcome = runner.settled(job, limits, ending, run=runner.in_process)
+        ending = worker.in_process(job, limits)
+        outcome = runner.settled(job, limits, ending, run=worker.in_process)
     else:
         outcome = runner.run_job(job, Limits.of(args.timeout, args.memory_mb))
     result = outcome.result  # a named failure is raised with its exit status (errors.py)
