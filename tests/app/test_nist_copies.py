@@ -10,6 +10,7 @@ drawingSelfTest). The case's targets are the part's distinct diameters and radii
 """
 
 import json
+import math
 import os
 
 import pytest
@@ -41,6 +42,43 @@ def test_ctc04_cone_apexes_without_a_curve_pass_through_the_drawings_choices(fc)
             _ = edge.Curve
     assert isinstance(section.section_planes(shape), list)
     assert set(pose.extra_views(shape)) <= set(pose.DIRECTIONS)
+
+
+def test_a_tilt_too_small_for_the_trace_is_squared_up(fc, part):
+    """A block tilted by 2.5e-11 rad (FTC-11's aligned copy carried that much): the trace
+    of the squaring rotation is 3 to the last bit there, yet its faces must come out
+    axis-parallel to the rounding of a transform (1e-15), not left at 2.5e-11."""
+    from cadbench_wb.app.drawing import pose
+
+    tilt_deg = 1.4e-9
+    block = part.makeBox(60, 40, 3)
+    block.rotate(fc.Vector(0, 0, 0), fc.Vector(1, 0.5, 0), tilt_deg)
+    squared, angle = pose.squared_up(block)
+    assert angle == pytest.approx(tilt_deg, rel=1e-3)
+    for face in squared.Faces:
+        normal = face.normalAt(0, 0)
+        assert max(abs(normal.x), abs(normal.y), abs(normal.z)) > 1 - 1e-15
+
+
+def test_ftc11_aligned_with_a_tilt_of_1e11_is_drawn_as_the_reference(fc, part, tmp_path):
+    """FTC-11 (6 faces) tilted by 2.5e-11 rad, as its turned copy came out of the alignment:
+    its drawing displays every target the reference's does (it displayed 8 of 9: the
+    unsquared tilt made TechDraw project no circle in the front view)."""
+    from cadbench_wb import cases
+    from cadbench_wb.app.drawing import techdraw
+    from cadbench_wb.drafting import readback
+
+    source = os.path.join(NIST, "nist_ftc_11_asme1_rb.stp")
+    case = cases.load_case(case_of(part, source, tmp_path))
+    reference = part.read(source).Solids[0]
+    tilted = reference.copy()
+    tilted.rotate(reference.BoundBox.Center, fc.Vector(0.6, -0.8, 0), math.degrees(2.5e-11))
+    found = {}
+    for name, shape in (("reference", reference), ("tilted", tilted)):
+        made = techdraw.make_drawing(shape, str(tmp_path / name), case=case, title=name)
+        read = readback.read_back(str(tmp_path / name), made)
+        found[name] = readback.target_match(case.dimensions, read["displayed"])["found"]
+    assert found["tilted"] == found["reference"] == len(case.dimensions)
 
 
 @pytest.mark.slow

@@ -73,8 +73,13 @@ def squared_up(shape) -> tuple:
         covariance = sum(w * np.outer(t, v) for w, v, t in pairs)
         u, _, vt = np.linalg.svd(covariance)
         rotation = u @ np.diag([1.0, 1.0, np.linalg.det(u @ vt)]) @ vt
-    angle = math.degrees(math.acos(max(-1.0, min(1.0, (np.trace(rotation) - 1) / 2))))
-    if angle < 1e-9:
+    # The angle from |R - I| = 2 sqrt(2) sin(angle / 2): acos of the trace reads 0 below
+    # ~1e-8 rad, and NIST FTC-11 aligned with a tilt of 2.5e-11 rad was left unsquared, its
+    # circles then projected as no circles at all (8 of 9 targets instead of 9).
+    angle = math.degrees(
+        2 * math.asin(min(1.0, np.linalg.norm(rotation - np.eye(3)) / (2 * math.sqrt(2))))
+    )
+    if angle < 1e-12:  # rounding of a square part's own fit (1e-16 rad): nothing to square
         return shape, 0.0
     center = shape.BoundBox.Center
     c = np.array([center.x, center.y, center.z])
