@@ -60,6 +60,17 @@ def test_a_tilt_too_small_for_the_trace_is_squared_up(fc, part):
         assert max(abs(normal.x), abs(normal.y), abs(normal.z)) > 1 - 1e-15
 
 
+@pytest.mark.parametrize("draft_deg", [0.5, 1.0])
+def test_a_common_draft_angle_is_never_squared_up(fc, part, draft_deg):
+    """A part turned by a common draft angle is drawn as it is: FTC-07's 36 faces with a 1
+    degree draft sat on the old 1 degree limit and were squared in one pose only."""
+    from cadbench_wb.app.drawing import pose
+
+    box = part.makeBox(40, 30, 20)
+    box.rotate(fc.Vector(0, 0, 0), fc.Vector(0, 0, 1), draft_deg)
+    assert pose.squared_up(box)[1] == 0.0
+
+
 def test_ftc11_aligned_with_a_tilt_of_1e11_is_drawn_as_the_reference(fc, part, tmp_path):
     """FTC-11 (6 faces) tilted by 2.5e-11 rad, as its turned copy came out of the alignment:
     its drawing displays every target the reference's does (it displayed 8 of 9: the
