@@ -51,12 +51,38 @@ def import_freecad():
             import FreeCAD as freecad  # noqa: N813, PLC0415
         except ImportError as exc:
             raise FreeCADUnavailable(f"{INSTALL_HINT} ({exc})") from None
+    crashes_named(freecad)
     add_workbench_dirs(freecad)
     try:
         import Part  # noqa: F401, PLC0415
     except ImportError as exc:
         raise FreeCADUnavailable(f"{INSTALL_HINT} ({exc})") from None
     return freecad
+
+
+_CRASHES_NAMED = False
+
+
+def crashes_named(freecad) -> None:
+    """Make a kernel crash die by its signal with Python's stack on stderr. Importing
+    FreeCAD 0.20 installs a SIGSEGV handler that calls exit(1) without a word (NIST FTC-10's
+    drawing "died (exit status 1)"; `score --in-process` ended 1 with no message). Outside
+    FreeCAD's GUI the default action is put back and faulthandler chained to it: the parent
+    then reads SIGSEGV and the innermost Python frame (outcome.last_words)."""
+    import faulthandler  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+
+    global _CRASHES_NAMED  # noqa: PLW0603 - once per process
+    if _CRASHES_NAMED or getattr(freecad, "GuiUp", False):
+        return  # done, or FreeCAD's own application: its handlers are its own
+    try:
+        signal.signal(signal.SIGSEGV, signal.SIG_DFL)
+    except (ValueError, OSError):  # not the main thread: leave the handlers as they are
+        return
+    # The standard error descriptor itself: under freecadcmd sys.stderr is FreeCAD's own
+    # redirect, which has no file number to hand to the handler.
+    faulthandler.enable(file=2)
+    _CRASHES_NAMED = True
 
 
 def install_dirs(freecad, name: str) -> list[str]:

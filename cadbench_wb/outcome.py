@@ -102,6 +102,12 @@ class Job:
     options: Options = Options()
     case: str | None = None
     control_stage: str | None = None  # a control job: the reference up to this stage
+    # A control job of a metric stage: the candidate's pose (rotation row by row, then
+    # translation: 12 floats); the reference is moved by it and that stage run on it.
+    control_pose: tuple | None = None
+    # Metrics left NOT CHECKED because their stage failed on the candidate and on its
+    # perfect-copy control too: {metric: {"candidate": what happened, "control": ...}}.
+    unchecked: dict = dataclasses.field(default_factory=dict)
     role: str = CANDIDATE_STAGE  # "load": which model
     output: str | None = None  # "load": the BREP to write
     params: dict = dataclasses.field(default_factory=dict)  # "drawing": its arguments
@@ -125,6 +131,8 @@ class Job:
             options=Options.from_dict(data.get("options")),
             case=data.get("case"),
             control_stage=data.get("control_stage"),
+            control_pose=tuple(data["control_pose"]) if data.get("control_pose") else None,
+            unchecked=dict(data.get("unchecked") or {}),
             role=data.get("role", CANDIDATE_STAGE),
             output=data.get("output"),
             params=dict(data.get("params") or {}),
@@ -140,23 +148,36 @@ class Job:
             "options": self.options.as_dict(),
             "case": self.case,
         }
-        for key in ("control_stage", "output", "case_data", "code"):
+        for key in ("control_stage", "output", "case_data", "unchecked", "code"):
             if getattr(self, key):
                 data[key] = getattr(self, key)
+        if self.control_pose:
+            data["control_pose"] = list(self.control_pose)
         if self.kind == "load":
             data["role"] = self.role
         if self.params:
             data["params"] = dict(self.params)
         return data
 
-    def control(self, stage: str) -> "Job":
-        """The reference scored against itself up to `stage` (runner.settled), files off."""
+    def control(self, stage: str, pose=None) -> "Job":
+        """The perfect-copy control of `stage` (runner.settled), files off: the reference
+        moved by the candidate's pose (12 floats, Stage.pose) and that metric stage run on
+        it; without a pose (a stage before the alignment), the reference scored against
+        itself up to `stage`."""
         from cadbench_wb import result as results  # noqa: PLC0415
 
         only = (stage,) if stage in results.METRICS else self.options.only
         options = dataclasses.replace(self.options, export_diff=None, drawing_dir=None, only=only)
         return dataclasses.replace(
-            self, candidate=self.reference, options=options, control_stage=stage, code=None
+            self,
+            candidate=self.reference,
+            options=options,
+            control_stage=stage,
+            control_pose=tuple(float(x) for x in pose)
+            if pose and stage in results.METRICS
+            else None,
+            unchecked={},
+            code=None,
         )
 
 
@@ -175,20 +196,38 @@ def case_data_of(case) -> dict | None:
 
 @dataclasses.dataclass(frozen=True)
 class Stage:
-    """The step a child was in, and the file it was reading (the stage file's two lines)."""
+    """The step a child was in, the file it was reading, and once the candidate is aligned
+    its pose (the stage file's lines: name, file, pose as JSON): a death in a metric stage
+    is checked on the reference moved by that pose (runner.settled)."""
 
     name: str = START
     file: str = ""
+    pose: tuple | None = None  # rotation row by row, then translation: 12 floats
 
     @classmethod
     def read(cls, path: str) -> "Stage":
+        import json  # noqa: PLC0415
+
         lines = read_text(path).split("\n")
         name = lines[0].strip() or START
-        return cls(name, lines[1].strip() if len(lines) > 1 else "")
+        pose = None
+        if len(lines) > 2 and lines[2].strip():
+            try:
+                pose = tuple(float(x) for x in json.loads(lines[2]))
+            except (ValueError, TypeError):
+                pose = None  # a stage file cut short by the death: no control pose
+            if pose is not None and len(pose) != 12:
+                pose = None
+        return cls(name, lines[1].strip() if len(lines) > 1 else "", pose)
 
     def write(self, path: str) -> None:
+        import json  # noqa: PLC0415
+
         with open(path, "w", encoding="utf-8", errors="backslashreplace") as handle:
-            handle.write(f"{self.name}\n{self.file}\n" if self.file else self.name)
+            if self.pose is not None:
+                handle.write(f"{self.name}\n{self.file}\n{json.dumps(list(self.pose))}\n")
+            else:
+                handle.write(f"{self.name}\n{self.file}\n" if self.file else self.name)
 
     @property
     def party(self) -> str:
@@ -211,6 +250,9 @@ class Ending:
     returncode: int | None = None
     timed_out: bool = False
     log_tail: str = ""
+    # What the dead child said last (last_words of its whole log): the signal and the
+    # innermost Python frame, from Python's fault handler (freecad_env.crashes_named).
+    last_words: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -271,12 +313,15 @@ def _death(job: Job, limits: Limits, ending: Ending) -> Outcome:
                 f"the scoring process was ended from outside ({name}) in {ending.stage.described()}"
             )
         )
-    return _blamed(job, limits, ending.stage, kind, what, ending.log_tail)
+    return _blamed(job, limits, ending.stage, kind, what, ending.log_tail, ending.last_words)
 
 
-def _blamed(job: Job, limits: Limits, stage: Stage, kind: str, what: str, log: str) -> Outcome:
-    """The failure of `kind` (timeout, memory, crash) put on the party whose stage it was."""
-    where = stage.described()
+def _blamed(
+    job: Job, limits: Limits, stage: Stage, kind: str, what: str, log: str, words: str = ""
+) -> Outcome:
+    """The failure of `kind` (timeout, memory, crash) put on the party whose stage it was;
+    words: what the child said last (last_words), after the stage."""
+    where = stage.described() + (f": {words}" if words else "")
     log = f"; log: {log}" if log else ""
     if stage.party == "environment":
         if kind == "memory":  # before any model: the limit given is too low for the scorer
@@ -323,6 +368,27 @@ def failure_result(job: Job, reason: str, detail: str) -> dict:
 
         return delivery.with_code(results.finish(failed), job)
     return results.finish(failed)
+
+
+def last_words(log: str) -> str:
+    """The last fatal error Python's fault handler wrote in a child's log, with the
+    innermost Python frame it was in ("Segmentation fault in techdraw.py line 212, in
+    make_view"), or "": file names and line numbers only, so the same death reads the same."""
+    import re  # noqa: PLC0415
+
+    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
+        if not line.startswith("Fatal Python error:"):
+            continue
+        what = line[len("Fatal Python error:") :].strip()
+        for frame in lines[index + 1 :]:
+            found = re.match(r'File "(.*)", line (\d+) in (.*)', frame)
+            if found:
+                name, number, function = found.groups()
+                return f"{what} in {os.path.basename(name)} line {number}, in {function}"
+        return what
+    return ""
 
 
 def death_name(returncode) -> str:

@@ -108,12 +108,46 @@ def failure_result(
     return result
 
 
-def finish(result: dict) -> dict:
-    """Rounded result with the case verdicts filled in."""
+# Whose failure a stage's failure on a candidate is, is decided on this (runner.settled).
+CONTROL = "the reference moved by the candidate's pose (the perfect-copy control)"
+
+
+def stage_failed(result: dict, metric: str, detail: str, pose) -> None:
+    """A metric stage that raised on the candidate: NOT CHECKED, and listed under
+    stageFailures with the candidate's pose (12 floats written as text, exact) until its
+    control says whose failure it is (runner.settled removes the list)."""
+    result[metric] = None
+    reason = f"stage '{metric}' failed on the candidate ({detail}); its control is not run yet"
+    result["verdicts"][metric] = verdicts.verdict(metric, None, reason=reason)
+    failures = result.setdefault("stageFailures", {"pose": list(pose), "stages": {}})
+    failures["stages"][metric] = detail
+
+
+def unchecked_by_control(result: dict, metric: str, candidate: str, control: str) -> None:
+    """metric NOT CHECKED, the scorer's own failure: its stage failed on the candidate and
+    on the perfect-copy control too; the verdict names the control and both failures."""
+    result[metric] = None
+    reason = (
+        f"the scorer fails in stage '{metric}': on the candidate ({candidate}) and on "
+        f"{CONTROL} too ({control})"
+    )
+    entry = verdicts.verdict(metric, None, reason=reason)
+    entry["control"] = {"of": CONTROL, "stage": metric, "candidate": candidate, "failed": control}
+    result["verdicts"][metric] = entry
+
+
+def with_case_verdict(result: dict) -> dict:
+    """The result with its case verdict made again from its metric verdicts."""
     result["verdict"] = {
         "formal": verdicts.case_verdict(result["verdicts"], "verdict"),
         "reachable": verdicts.case_verdict(result["verdicts"], "reachable"),
     }
+    return result
+
+
+def finish(result: dict) -> dict:
+    """Rounded result with the case verdicts filled in."""
+    with_case_verdict(result)
     timing = result.pop("timing", {})
     out = rounded(result)
     _keep_pose_digits(result, out)

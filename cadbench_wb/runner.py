@@ -7,6 +7,7 @@ left behind (outcome.py says whose fault each ending is). Pure standard library:
 never imports FreeCAD.
 """
 
+import dataclasses
 import json
 import os
 import shutil
@@ -131,16 +132,47 @@ def run_job(job, limits: Limits | None = None, on_start=None) -> Outcome:
     return settled(job, limits, _run_child(job, limits, on_start))
 
 
-def settled(job: Job, limits: Limits, ending: Ending) -> Outcome:
-    """outcome.outcome_of, with a kernel crash on the candidate confirmed: it stands only
-    if the reference, scored against itself up to the same stage, does not crash there too;
-    if it does, the scorer's kernel is broken (EnvironmentBroken), not the candidate. The
-    one function every front door (runner, campaign pool, Dask) turns an ending into an
-    outcome with."""
+def settled(job: Job, limits: Limits, ending: Ending, run=None) -> Outcome:
+    """outcome.outcome_of, with every failure of the scorer on a candidate checked on its
+    perfect-copy control (README "Never the candidate's fault when the scorer is broken"):
+    the same stage run on the reference moved by the candidate's pose. A failure the
+    control shares is the scorer's: that metric is NOT CHECKED, naming the control, and
+    the other metrics keep their figures; a failure it does not share is the candidate's
+    evaluator_error. Before the candidate is aligned the control is the reference scored
+    against itself up to the stage; a crash there too is environment_broken.
+
+    run(job, limits) -> Ending runs a control or a repeat (default: a fresh child;
+    worker.in_process for `score --in-process`). The one function every front door
+    (runner, campaign pool, Dask, score --in-process) turns an ending into an outcome with."""
+    run = run or _run_child
     outcome = outcome_mod.outcome_of(job, limits, ending)
-    if outcome.confirm is None or job.control_stage:
+    if job.control_stage:
         return outcome
-    control = _run_child(job.control(outcome.confirm), limits)
+    if outcome.confirm is not None:
+        return _death_controlled(job, limits, ending, outcome, run)
+    failures = (outcome.value or {}).get("stageFailures") if job.kind == "score" else None
+    if failures:
+        return _failures_controlled(job, limits, outcome.value, failures, run)
+    return outcome
+
+
+def _death_controlled(job: Job, limits: Limits, ending: Ending, outcome: Outcome, run):
+    """A child that died on the candidate in stage outcome.confirm, judged by its control."""
+    from cadbench_wb import result as results  # noqa: PLC0415
+
+    stage = outcome.confirm
+    pose = ending.stage.pose
+    if stage in results.METRICS and pose is not None:
+        failed = _control_failure(run(job.control(stage, pose), limits))
+        if failed is None:
+            return outcome  # the control passes that stage: the death is the candidate's
+        died = outcome.value["failure"]["detail"]
+        again = dataclasses.replace(
+            job, unchecked={**job.unchecked, stage: {"candidate": died, "control": failed}}
+        )
+        # The other metrics are measured again, this stage left out.
+        return settled(again, limits, run(again, limits), run)
+    control = run(job.control(stage), limits)
     if control.answer is not None:
         error = control.answer.get("error") or {}
         if error.get("reason") == EnvironmentBroken.reason:
@@ -155,6 +187,37 @@ def settled(job: Job, limits: Limits, ending: Ending) -> Outcome:
             f"broken, not the candidate; log: {control.log_tail}"
         )
     )
+
+
+def _failures_controlled(job: Job, limits: Limits, result: dict, failures: dict, run):
+    """A result whose listed stages raised on the candidate, each judged by its control."""
+    from cadbench_wb import result as results  # noqa: PLC0415
+
+    result = dict(result)
+    result.pop("stageFailures")
+    for metric, detail in sorted(failures["stages"].items()):
+        failed = _control_failure(run(job.control(metric, failures["pose"]), limits))
+        if failed is None:
+            why = (
+                f"stage '{metric}' failed on the candidate ({detail}) and not on {results.CONTROL}"
+            )
+            return Outcome(value=outcome_mod.failure_result(job, "evaluator_error", why))
+        results.unchecked_by_control(result, metric, detail, failed)
+    return Outcome(value=results.with_case_verdict(result))
+
+
+def _control_failure(control: Ending) -> str | None:
+    """How a control failed, or None when it passed its stage (a control that only ran out
+    of time is slow there, not failing: the candidate's failure stands)."""
+    if control.answer is not None:
+        if "error" not in control.answer:
+            return None
+        error = control.answer["error"]
+        return f"{error.get('reason', 'internal_error')}: {error.get('detail', '')}"
+    if control.timed_out:
+        return None
+    died = f"the scoring process died ({outcome_mod.death_name(control.returncode)})"
+    return f"{died}: {control.last_words}" if control.last_words else died
 
 
 def _run_child(job: Job, limits: Limits, on_start=None) -> Ending:
@@ -200,8 +263,9 @@ def _run_child(job: Job, limits: Limits, on_start=None) -> Ending:
             if "result" in answer:
                 answer["result"].setdefault("timing", {})["process"] = round(elapsed, 4)
             return Ending(stage, answer, process.returncode)
-        log_tail = read_text(os.path.join(tmp, "log.txt"))[-400:].strip().replace("\n", " | ")
-    return Ending(stage, None, process.returncode, timed_out, log_tail)
+        log = read_text(os.path.join(tmp, "log.txt"))
+        log_tail = log[-400:].strip().replace("\n", " | ")
+    return Ending(stage, None, process.returncode, timed_out, log_tail, outcome_mod.last_words(log))
 
 
 def _kill_group(process) -> None:

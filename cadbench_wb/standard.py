@@ -584,8 +584,11 @@ DRAWING = {
     "pose": {
         # Faces and axes within this angle of a coordinate axis are made exactly parallel
         # to it: an aligned candidate carries the alignment's last thousandths of a degree
-        # (its holes would project as ellipses); a drawn chamfer is steeper than 1 degree.
-        "square_tolerance_deg": 1.0,
+        # (its holes would project as ellipses). Well below the common draft angles (0.5,
+        # 1 degree): at 1.0, NIST FTC-07's 36 faces with a 1 degree draft sat on the limit,
+        # squared in one pose and not in another (its perfect copy drew 1 target of the
+        # reference's 2).
+        "square_tolerance_deg": 0.1,
         # A part longer than this many times its x extent along y or z is drawn lying
         # down (a shaft lies across the front view); a near-cube keeps its pose.
         "lying_ratio": 1.2,

@@ -57,6 +57,22 @@ def run(job: dict, stage_path: str) -> dict:
         }
 
 
+def in_process(job, limits=None):
+    """A job run in this process (trusted files, no isolation) as a child would run it, and
+    its outcome.Ending: `score --in-process`, and its controls (runner.settled's run).
+    Here, not in runner.py: the scorer's sealed modules reach runner.py, never this."""
+    import os  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    from cadbench_wb.outcome import Ending, Job, Stage  # noqa: PLC0415
+
+    job = Job.of(job)
+    with tempfile.TemporaryDirectory(prefix="cadbench-job-") as tmp:
+        stage_path = os.path.join(tmp, "stage.txt")
+        answer = run(job.as_dict(), stage_path)
+        return Ending(Stage.read(stage_path), answer)
+
+
 def _stage_writer(job, stage_path: str):
     """stage(name): write the step about to begin, and the file it reads, to the stage file
     (outcome.Stage), so that whoever reads it after a death knows whose file it was."""
@@ -65,6 +81,7 @@ def _stage_writer(job, stage_path: str):
     seen = []
     # The file a stage works on by default: its party's (measuring stages: the candidate's).
     files = {"reference": job.reference, "candidate": job.candidate}
+    pose = []  # the candidate's, once aligned: every later stage line carries it
 
     def stage(name: str, file: str | None = None) -> None:
         if job.control_stage and job.control_stage in seen:
@@ -72,9 +89,13 @@ def _stage_writer(job, stage_path: str):
         seen.append(name)
         if file is None:
             file = files.get(Stage(name).party, "")
-        Stage(name, file).write(stage_path)
+        Stage(name, file, tuple(pose) or None).write(stage_path)
         _injected_fault(name, job)
 
+    def aligned(rotation, translation) -> None:
+        pose[:] = [float(x) for x in (*rotation.ravel(), *translation.ravel())]
+
+    stage.aligned = aligned
     return stage
 
 
@@ -101,8 +122,13 @@ def _score(job, stage) -> dict:
         results.file_digest(job.reference)  # read once here; the result reuses the digest
         stage(CANDIDATE_STAGE)
         results.file_digest(candidate)
+    options = job.options.as_dict()
+    if job.control_pose:
+        options["control_pose"] = list(job.control_pose)
+    if job.unchecked:
+        options["unchecked"] = dict(job.unchecked)
     scored = scoring.score_files(
-        job.reference, candidate, job.options.as_dict(), case=case, stage=stage,
+        job.reference, candidate, options, case=case, stage=stage, aligned=stage.aligned,
         candidate_failure=failure,
     )  # fmt: skip
     if job.code:
@@ -149,10 +175,11 @@ def _drawing(job, stage) -> dict:
 
 
 def _injected_fault(stage: str, job) -> None:
-    """Test hook: CADBENCH_FAULT=hang:candidate, crash:alignment or memory:candidate makes
-    this worker hang, abort or exhaust its memory limit like a kernel would at that stage
-    (selftest:compound, ...: in its self-test), so the parent's handling can be tested for
-    real. 'crash:alignment NAME_PART' hits only
+    """Test hook: CADBENCH_FAULT=hang:candidate, crash:alignment, segv:drawingMatch,
+    memory:candidate or raise:shapeIoU makes this worker hang, abort, read address 0 (a
+    real SIGSEGV, as a kernel bug gives), exhaust its memory limit or raise (a
+    RuntimeError, as a stage's own bug would) at that stage (selftest:compound, ...: in
+    its self-test), so the parent's handling can be tested for real. 'crash:alignment NAME_PART' hits only
     candidates whose file name contains NAME_PART (a crash that is the candidate's doing);
     without it every job is hit, the reference scored against itself included."""
     import os  # noqa: PLC0415
@@ -171,6 +198,12 @@ def _injected_fault(stage: str, job) -> None:
         os.abort()
     elif kind == "memory":
         _exhaust_memory()
+    elif kind == "segv":
+        import ctypes  # noqa: PLC0415
+
+        ctypes.string_at(0)
+    elif kind == "raise":
+        raise RuntimeError(f"injected failure in stage '{stage}'")
 
 
 def _exhaust_memory() -> None:

@@ -17,7 +17,7 @@ from cadbench_wb.app import field_meshes, loading, reference_facts
 from cadbench_wb.app.shape import alignment as alignment_mod
 from cadbench_wb.app.shape import fidelity as shape_fidelity
 from cadbench_wb.app.threads import recognition as threads
-from cadbench_wb.errors import DeliveryFailure
+from cadbench_wb.errors import CadbenchError, DeliveryFailure
 from cadbench_wb.metrics import registry
 
 
@@ -43,9 +43,17 @@ def score_files(
     options: dict | None = None,
     case=None,
     stage=lambda name: None,
+    aligned=lambda rotation, translation: None,
     candidate_failure: DeliveryFailure | None = None,
 ) -> dict:
     """The finished result dict of one scoring (see README: the JSON it writes).
+
+    aligned(rotation, translation) is told the candidate's pose once it is aligned (the
+    worker writes it beside the stage, for the control of a death in a later stage).
+    options["control_pose"] (12 floats) makes this a perfect-copy control: the reference
+    moved by that pose is the candidate, placed back by the same pose, and a stage that
+    fails raises. options["unchecked"] ({metric: {"candidate", "control"}}): metrics whose
+    stage failed on the candidate and on its control, left NOT CHECKED and not run.
     candidate_failure: the candidate is known undelivered already (a script that failed)."""
     options = dict(options or {})
     requested = results.requested_metrics(options.get("only"))
@@ -71,23 +79,32 @@ def score_files(
     reference_facts.keep(facts_file, kept, ref.solid_volumes)
     timing["load_reference"] = time.perf_counter() - t0
     result["reference"].update(ref.summary())
-    ahead = _started_ahead(ref, case, options, result, requested)
+    ahead = {}
+    if "control_pose" not in options:  # a control runs its stage here, as it failed there
+        ahead = _started_ahead(ref, case, options, result, _run(requested, options))
     try:
         return _scored(
-            reference, candidate, options, case, stage, result, ref, ahead, (started, cpu),
-            candidate_failure,
+            reference, candidate, options, case, (stage, aligned), result, ref, ahead,
+            (started, cpu), candidate_failure,
         )  # fmt: skip
     finally:
         for work in ahead.values():
             work.close()
 
 
+def _run(requested, options: dict) -> tuple:
+    """The requested metrics whose stages run (not those left unchecked by a control)."""
+    return tuple(m for m in requested if m not in (options.get("unchecked") or {}))
+
+
 def _scored(
-    reference, candidate, options, case, stage, result, ref, ahead, clocks, candidate_failure=None
-) -> dict:
-    """score_files once the reference is read, with the work started ahead for it; clocks:
-    (wall, CPU) when the scoring started."""
+    reference, candidate, options, case, callbacks, result, ref, ahead, clocks,
+    candidate_failure=None,
+) -> dict:  # fmt: skip
+    """score_files once the reference is read, with the work started ahead for it;
+    callbacks: (stage, aligned) of score_files; clocks: (wall, CPU) when it started."""
     started, cpu = clocks
+    stage, told_aligned = callbacks
     requested = results.requested_metrics(options.get("only"))
     timing = result["timing"]
     stage("candidate")
@@ -95,7 +112,7 @@ def _scored(
     try:
         if candidate_failure is not None:
             raise candidate_failure
-        cand = loading.load_model(candidate, "candidate")
+        cand = _candidate_model(candidate, ref, options)
     except DeliveryFailure as failure:
         failed = results.failure_result(
             reference, candidate, _public(options), failure.reason, failure.detail, requested
@@ -112,11 +129,16 @@ def _scored(
         work.delivered(candidate, cand)
     stage("alignment")
     t0 = time.perf_counter()
-    if options.get("no_align"):
+    if options.get("control_pose") is not None:  # the candidate's pose, not searched again
+        rotation, translation = _pose_arrays(options["control_pose"])
+        pose = alignment_mod.Pose(rotation, translation, 1.0, "the candidate's (control)")
+        align = alignment_mod.Alignment(pose, False, [], 0, "perfect-copy control")
+    elif options.get("no_align"):
         pose = alignment_mod.Pose(np.eye(3), np.zeros(3), 0.0, "none")
         align = alignment_mod.Alignment(pose, False, [], 0, "not aligned")
     else:
         align = alignment_mod.align(ref.shape, cand.shape)
+    told_aligned(align.best.rotation, align.best.translation)
     aligned = shape_fidelity.placed(cand.shape, align.best.rotation, align.best.translation)
     # A rigid motion keeps a thread: the shape stage reads it off the candidate's answer.
     threads.same_thread_as(aligned, cand.shape)
@@ -125,9 +147,13 @@ def _scored(
     for name, work in ahead.items():
         work.aligned(candidate, align.best)
         context.cache[f"ahead:{name}"] = work
+    unchecked = options.get("unchecked") or {}
     for metric, function in stage_functions(requested):
-        stage(metric)
-        function(context)
+        if metric in unchecked:
+            failed = unchecked[metric]
+            results.unchecked_by_control(result, metric, failed["candidate"], failed["control"])
+            continue
+        _run_stage(context, metric, stage, function)
     for work in ahead.values():
         timing.update(work.close())
     t0 = time.perf_counter()
@@ -136,6 +162,59 @@ def _scored(
     timing["total"] = time.perf_counter() - started
     timing.update(_cpu_since(cpu))
     return results.finish(result)
+
+
+def _run_stage(context, metric: str, stage, function) -> None:
+    """Mark the stage, then run it. On the candidate, a stage that raises (not a delivery
+    failure, not exhausted memory: those are the candidate's) leaves its metric NOT
+    CHECKED for the control to judge (result.stage_failed) and the other metrics are
+    measured; in a control it raises, which is the control's failure."""
+    if "control_pose" in context.options:
+        stage(metric)
+        function(context)
+        return
+    try:
+        stage(metric)
+        function(context)
+    except (CadbenchError, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - whose failure it is, the control decides
+        best = context.alignment.best
+        pose = (*best.rotation.ravel(), *best.translation.ravel())
+        # As text: the result's rounding to 6 digits would make the rotation one that
+        # OpenCASCADE refuses ("Moving with scaling transformation is forbidden").
+        results.stage_failed(
+            context.result, metric, f"{type(exc).__name__}: {exc}", [repr(float(x)) for x in pose]
+        )
+
+
+def _candidate_model(candidate: str, reference, options: dict):
+    """The candidate as read and checked, or in a control the reference moved by the
+    candidate's pose (x -> R x + t took the candidate onto the reference, so the candidate
+    lies at R^T (x - t)) and delivered as a candidate is: written to STEP and read back, so
+    that it carries the rounding of a file in that pose too."""
+    import os  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    if options.get("control_pose") is None:
+        return loading.load_model(candidate, "candidate")
+    rotation, translation = _pose_arrays(options["control_pose"])
+    moved = shape_fidelity.placed(reference.shape, rotation.T, -rotation.T @ translation)
+    try:
+        with tempfile.TemporaryDirectory(prefix="cadbench-control-") as folder:
+            path = os.path.join(folder, "perfect_copy.step")
+            moved.exportStep(path)
+            return dataclasses.replace(loading.load_model(path, "candidate"), path=candidate)
+    except MemoryError:
+        raise
+    except Exception:  # noqa: BLE001 - no STEP of it (a mesh): the moved shape itself
+        return dataclasses.replace(reference, shape=moved, path=candidate)
+
+
+def _pose_arrays(pose) -> tuple:
+    """(rotation 3x3, translation 3) of 12 floats: the rotation row by row, then t."""
+    values = np.asarray(pose, dtype=float)
+    return values[:9].reshape(3, 3), values[9:12].copy()
 
 
 def _cpu_now() -> tuple:

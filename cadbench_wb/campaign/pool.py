@@ -178,13 +178,13 @@ class WorkerProcess:
         """(job, outcome) of the job in hand when the worker died or was stopped for time."""
         job = self.job
         self.kill()
-        log_tail = (
-            runner.read_text(self.log_path)[self._log_offset :][-400:].strip().replace("\n", " | ")
-        )
+        log = runner.read_text(self.log_path)[self._log_offset :]
+        log_tail = log[-400:].strip().replace("\n", " | ")
         self.job, self.deadline = None, None
         ending = outcome.Ending(
-            outcome.Stage.read(self.stage_path), None, self.process.returncode, timed_out, log_tail
-        )
+            outcome.Stage.read(self.stage_path), None, self.process.returncode, timed_out,
+            log_tail, outcome.last_words(log),
+        )  # fmt: skip
         return job, campaign_outcome(runner.settled(job.payload, self.limits(), ending))
 
     def _worn_out(self) -> bool:

@@ -160,11 +160,10 @@ def run(args) -> int:
     job = code_jobs.for_command(job_from(args), args)  # a script: run in the sandbox first
     if args.in_process:
         from cadbench_wb import worker  # noqa: PLC0415
-        from cadbench_wb.outcome import Ending, Stage, outcome_of  # noqa: PLC0415
 
         limits = Limits.of(args.timeout, args.memory_mb)
-        answer = worker.run(job.as_dict(), os.devnull)
-        outcome = outcome_of(job, limits, Ending(Stage(), answer))
+        ending = worker.in_process(job, limits)
+        outcome = runner.settled(job, limits, ending, run=worker.in_process)
     else:
         outcome = runner.run_job(job, Limits.of(args.timeout, args.memory_mb))
     result = outcome.result  # a named failure is raised with its exit status (errors.py)

@@ -50,17 +50,19 @@ def test_kernel_crash_on_the_candidate_is_an_evaluator_error(models):
 
 
 def test_crash_that_hits_the_reference_too_is_the_environment(models):
-    # A kernel that dies at shapeIoU whatever it is given: never the candidate's FAIL.
+    # A kernel that dies aligning whatever it is given: never the candidate's FAIL. (A
+    # metric stage that dies on its control too is that metric's NOT CHECKED instead:
+    # test_stage_control.py.)
     status, out, err = run_cli(
         "score",
         models["holed"],
         models["holed_moved"],
         "--no-auto-targets",
-        env={"CADBENCH_FAULT": "crash:shapeIoU"},
+        env={"CADBENCH_FAULT": "crash:alignment"},
     )
     assert status == 8 and out == ""
     assert err.startswith("cadbench score: environment_broken: ") and err.count("\n") == 1
-    assert "'shapeIoU'" in err and "reference scored against itself" in err
+    assert "'alignment'" in err and "reference scored against itself" in err
 
 
 @pytest.mark.parametrize("operation", ["compound", "general_fuse", "tessellation"])

@@ -251,6 +251,37 @@ def test_wrong_hole_diameter_loses_exactly_that_dimension(block_case, tmp_path):
     assert results.to_json(dict(result, timing={})) == results.to_json(dict(again, timing={}))
 
 
+def test_a_perfect_copy_reaches_a_ceiling_below_one_with_the_reference_drawn_or_cached(
+    fc, part, tmp_path
+):
+    """Three targets of which the block has two (no 17.3 anywhere on it): a moved copy's
+    drawing displays 2 of 3, as the reference's does, and that is its ceiling (reachable
+    PASS) also when the reference's drawing comes from the cache, which stores its share
+    rounded (2/3 against 0.6666666667 once missed it by 3e-11)."""
+    from cadbench_wb import result as results
+
+    targets = {"W": ("length", 40), "HOLE": ("diameter", 10), "ABSENT": ("length", 17.3)}
+    case = _case(str(tmp_path / "case"), _block(fc, part), targets)
+    copy = _block(fc, part)
+    copy.rotate(fc.Vector(0, 0, 0), fc.Vector(0.3, 1, 0.2), 23)
+    copy.translate(fc.Vector(5, 7, 9))
+    candidate = str(tmp_path / "copy.step")
+    copy.exportStep(candidate)
+    first = _score(case, candidate, tmp_path / "first", only=["drawing"])
+    again = _score(
+        case,
+        candidate,
+        tmp_path / "again",
+        only=["drawing"],
+        drawing_cache=str(tmp_path / "first" / "cache"),
+    )
+    for result in (first, again):
+        assert result["drawingMatch"] == result["drawingSelfTest"] == pytest.approx(2 / 3)
+        entry = result["verdicts"]["drawingMatch"]
+        assert entry["verdict"] == "FAIL" and entry["reachable"] == "PASS"
+    assert results.to_json(dict(first, timing={})) == results.to_json(dict(again, timing={}))
+
+
 def test_reference_drawing_is_cached_per_reference_and_targets(block_case, tmp_path):
     case, wrong = block_case
     cache = tmp_path / "cache"

@@ -31,6 +31,51 @@ def test_the_job_dict_round_trips_and_is_written_in_one_place():
     assert control.options.export_diff is None and control.control_stage == "shapeIoU"
 
 
+def test_a_control_job_carries_the_candidates_pose_for_a_metric_stage_only():
+    pose = tuple(float(i) for i in range(12))
+    job = outcome.Job("score", "r.step", "c.step", unchecked={"drawingMatch": {"candidate": "x"}})
+    control = job.control("drawingMatch", pose)
+    assert control.control_pose == pose and control.candidate == "r.step"
+    assert control.unchecked == {} and control.options.only == ("drawingMatch",)
+    assert outcome.Job.from_dict(control.as_dict()) == control
+    assert outcome.Job.from_dict(job.as_dict()) == job
+    assert job.control("alignment", pose).control_pose is None  # before the pose exists
+
+
+def test_stage_file_carries_the_pose_once_aligned(tmp_path):
+    path = str(tmp_path / "stage.txt")
+    pose = (0.1 + 0.2, 1 / 3, *range(10))  # floats that print long come back exact
+    outcome.Stage("drawingMatch", "/c/cand.step", tuple(map(float, pose))).write(path)
+    assert outcome.Stage.read(path).pose == tuple(map(float, pose))
+    with open(path, "w") as handle:  # a child that died writing the line: no pose
+        handle.write("drawingMatch\n/c/cand.step\n[0.1, 0.2")
+    assert outcome.Stage.read(path) == outcome.Stage("drawingMatch", "/c/cand.step")
+
+
+def test_last_words_are_the_last_fatal_error_and_its_innermost_frame():
+    log = (
+        "QCoreApplication::applicationFilePath: Please instantiate the QApplication object\n"
+        "Fatal Python error: Aborted\n\nCurrent thread 0x00007f01 (most recent call first):\n"
+        '  File "/old/job.py", line 3 in old\n'
+        "Fatal Python error: Segmentation fault\n\n"
+        "Current thread 0x00007f318c57c040 (most recent call first):\n"
+        '  File "/w/cadbench_wb/app/drawing/techdraw.py", line 212 in make_view\n'
+        '  File "/w/cadbench_wb/app/drawing/stage.py", line 9 in _drawn\n\n'
+        "Extension modules: FreeCAD, Part (total: 2)\n"
+    )
+    words = outcome.last_words(log)
+    assert words == "Segmentation fault in techdraw.py line 212, in make_view"
+    assert outcome.last_words("Fatal Python error: Aborted\n") == "Aborted"
+    assert outcome.last_words("a log without a fatal error\n") == ""
+    ending = outcome.Ending(
+        outcome.Stage("drawingMatch", "/c/cand.step"), returncode=-11, last_words=words
+    )
+    detail = outcome.outcome_of(JOB, LIMITS, ending).value["failure"]["detail"]
+    assert detail == (
+        "the scoring process died (SIGSEGV) in stage 'drawingMatch' (cand.step): " + words
+    )
+
+
 def test_stage_file_holds_the_step_and_the_file(tmp_path):
     path = str(tmp_path / "stage.txt")
     assert outcome.Stage.read(path) == outcome.Stage("start", "")  # not written yet
@@ -136,3 +181,34 @@ def json_round_trip(data):
     import json
 
     return json.loads(json.dumps(data))
+
+
+def test_a_death_in_a_metric_stage_is_judged_by_its_control_on_the_candidates_pose():
+    """runner.settled, with the jobs it starts recorded: the control of a death in a metric
+    stage is that stage on the reference in the candidate's pose; when it dies too the job
+    is run again with that metric left unchecked, and the figures of that run stand."""
+    from cadbench_wb import runner
+
+    pose = tuple(float(i) for i in range(12))
+    died = outcome.Ending(outcome.Stage("shapeIoU", "/c/cand.step", pose), returncode=-11)
+    again = {"result": {"shapeIoU": None, "delivered": True, "verdicts": {}}}
+    started = []
+
+    def run(job, limits):
+        started.append(job)
+        if job.control_stage:
+            return outcome.Ending(outcome.Stage("shapeIoU", "/r/reference.step", pose), None, -11)
+        return outcome.Ending(outcome.Stage("shapeIoU"), again)
+
+    settled = runner.settled(JOB, LIMITS, died, run=run)
+    control, repeat = started
+    assert control.control_stage == "shapeIoU" and control.control_pose == pose
+    assert control.candidate == JOB.reference
+    assert repeat.unchecked["shapeIoU"]["control"] == "the scoring process died (SIGSEGV)"
+    assert "in stage 'shapeIoU'" in repeat.unchecked["shapeIoU"]["candidate"]
+    assert settled.value is again["result"]
+    # A control that only runs out of time is slow there: the candidate's failure stands.
+    slow = runner.settled(
+        JOB, LIMITS, died, run=lambda job, limits: outcome.Ending(died.stage, timed_out=True)
+    )
+    assert slow.value["failure"]["reason"] == "evaluator_error"

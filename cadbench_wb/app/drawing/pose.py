@@ -73,8 +73,10 @@ def squared_up(shape) -> tuple:
         covariance = sum(w * np.outer(t, v) for w, v, t in pairs)
         u, _, vt = np.linalg.svd(covariance)
         rotation = u @ np.diag([1.0, 1.0, np.linalg.det(u @ vt)]) @ vt
+    # NIST FTC-11 aligned with a tilt of 2.5e-11 rad was left unsquared by acos of the trace,
+    # its circles then projected as no circles at all (8 of 9 targets instead of 9).
     angle = _rotation_angle_deg(rotation)
-    if angle < 1e-12:
+    if angle < 1e-12:  # rounding of a square part's own fit (1e-16 rad): nothing to square
         return shape, 0.0
     center = shape.BoundBox.Center
     c = np.array([center.x, center.y, center.z])
@@ -184,7 +186,8 @@ def extra_views(shape) -> tuple:
         axis = surface.Axis
         directions = set()
         for edge in face.Edges:
-            if not isinstance(edge.Curve, Part.Circle):
+            # (a degenerated edge read from STEP has no 3D curve: edge.Curve would raise)
+            if edge.Degenerated or not isinstance(edge.Curve, Part.Circle):
                 continue
             for neighbour in planes_of.get(edge.hashCode(), ()):
                 if not neighbour.Edges or not any(e.isSame(edge) for e in neighbour.Edges):

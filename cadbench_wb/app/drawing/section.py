@@ -109,7 +109,7 @@ def _closed_end(ends_of, face) -> bool:
 
     axis, center = face.Surface.Axis, face.Surface.Center
     for edge in face.Edges:
-        if not isinstance(edge.Curve, Part.Circle):
+        if edge.Degenerated or not isinstance(edge.Curve, Part.Circle):
             continue
         for other in ends_of.get(edge.hashCode(), ()):
             if not any(e.isSame(edge) for e in other.Edges):
@@ -124,12 +124,17 @@ def _on_axis(edge, axis, center, radius) -> bool:
     smaller bore's circle: no bottom), or a cone's apex."""
     import Part  # noqa: PLC0415
 
+    if edge.Degenerated:
+        # A cone's apex. Read from STEP it has no 3D curve, and edge.Curve raises
+        # "TypeError: undefined curve type" (NIST CTC-04: 66 such apexes); FreeCAD's own
+        # cones give it a circle of radius 0.
+        return True
     curve = edge.Curve
     if isinstance(curve, Part.Circle):
         offset = curve.Center - center
         across = (offset - axis * offset.dot(axis)).Length
         return across < 1e-6 and abs(curve.Radius - radius) < 1e-6
-    return edge.Length < 1e-9  # a cone's degenerate apex edge
+    return edge.Length < 1e-9  # a degenerate apex edge that is not flagged so
 
 
 def _axis_key(center, axis) -> tuple:

@@ -396,7 +396,9 @@ def view_geometry(
     ys = [p[1] for _, p in vertices] or [0.0]
     size = max(max(xs) - min(xs), max(ys) - min(ys), 1e-3)
     for index, edge in enumerate(edges):
-        curve = edge.Curve
+        if edge.Degenerated:
+            continue  # a point (a cone's apex): nothing to draw
+        curve = _curve_or_none(edge)  # None: a curve type FreeCAD cannot wrap, outline only
         a, b = edge.Vertexes[0].Point, edge.Vertexes[-1].Point
         if coarse:
             lines += drawing_plan.polygonal_outline(
@@ -472,6 +474,14 @@ def view_origin(front, top, shape, seen: dict | None = None):
     ):
         return None  # the views disagree, or the centre is off the part's middle
     return origin
+
+
+def _curve_or_none(edge):
+    """edge.Curve, or None for a curve type FreeCAD cannot wrap ("undefined curve type")."""
+    try:
+        return edge.Curve
+    except TypeError:
+        return None
 
 
 def _straight(edge) -> bool:
