@@ -84,6 +84,7 @@ def _score(job, stage) -> dict:
     whose file stalls), then the scoring itself."""
     from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.app import kernel_selftest, scoring  # noqa: PLC0415
+    from cadbench_wb.errors import DeliveryFailure  # noqa: PLC0415
     from cadbench_wb.outcome import CANDIDATE_STAGE, REFERENCE_STAGE  # noqa: PLC0415
 
     drawn = job.case and "drawingMatch" in results.requested_metrics(job.options.only)
@@ -92,15 +93,35 @@ def _score(job, stage) -> dict:
     if job.case:
         stage(REFERENCE_STAGE, job.case)
         case = case_of(job)
-    if not job.control_stage:  # (a control job's candidate is its reference)
-        stage(REFERENCE_STAGE)
-        results.file_digest(job.reference)  # read once here; the result reuses the digest
-        stage(CANDIDATE_STAGE)
-        results.file_digest(job.candidate)
-    scored = scoring.score_files(
-        job.reference, job.candidate, job.options.as_dict(), case=case, stage=stage
-    )
-    return {"control": "passed"} if job.control_stage else {"result": scored}
+    if job.control_stage:  # (a control job's candidate is its reference)
+        scoring.score_files(job.reference, job.reference, job.options.as_dict(), case, stage)
+        return {"control": "passed"}
+    stage(REFERENCE_STAGE)
+    results.file_digest(job.reference)  # read once here; the result reuses the digest
+    stage(CANDIDATE_STAGE)
+    refused = (job.params or {}).get("refused")
+    if refused:  # found before reading (a campaign's link out of the submissions folder)
+        failure = DeliveryFailure(refused["reason"], refused["detail"])
+        scored = scoring.score_files(
+            job.reference, job.candidate, job.options.as_dict(), case, stage, refused=failure
+        )
+        return {"result": scored}
+    return {"result": _scored_bytes(job, case, stage)}
+
+
+def _scored_bytes(job, case, stage) -> dict:
+    """The scoring of exactly the bytes its result's sha256 names (inputs/delivered.py): a
+    private copy of the candidate, or the file in place hashed before and after."""
+    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.app import scoring  # noqa: PLC0415
+    from cadbench_wb.inputs import delivered  # noqa: PLC0415
+
+    with delivered.scored_copy(job.candidate) as path:
+        before = results.file_digest(path)
+        scored = scoring.score_files(job.reference, path, job.options.as_dict(), case, stage)
+        if path == job.candidate:
+            delivered.check_unchanged(path, before)
+    return delivered.renamed(scored, path, job.candidate)
 
 
 def case_of(job):

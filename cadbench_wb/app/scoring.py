@@ -38,9 +38,15 @@ class Context:
 
 
 def score_files(
-    reference: str, candidate: str, options: dict | None = None, case=None, stage=lambda name: None
+    reference: str,
+    candidate: str,
+    options: dict | None = None,
+    case=None,
+    stage=lambda name: None,
+    refused: DeliveryFailure | None = None,
 ) -> dict:
-    """The finished result dict of one scoring (see README: the JSON it writes)."""
+    """The finished result dict of one scoring (see README: the JSON it writes). refused: a
+    delivery failure found before the candidate is read (it is then never read)."""
     options = dict(options or {})
     requested = results.requested_metrics(options.get("only"))
     started, cpu = time.perf_counter(), _cpu_now()
@@ -68,14 +74,17 @@ def score_files(
     ahead = _started_ahead(ref, case, options, result, requested)
     try:
         return _scored(
-            reference, candidate, options, case, stage, result, ref, ahead, (started, cpu)
-        )
+            reference, candidate, options, case, stage, result, ref, ahead, (started, cpu),
+            refused,
+        )  # fmt: skip
     finally:
         for work in ahead.values():
             work.close()
 
 
-def _scored(reference, candidate, options, case, stage, result, ref, ahead, clocks) -> dict:
+def _scored(
+    reference, candidate, options, case, stage, result, ref, ahead, clocks, refused=None
+) -> dict:
     """score_files once the reference is read, with the work started ahead for it; clocks:
     (wall, CPU) when the scoring started."""
     started, cpu = clocks
@@ -84,11 +93,15 @@ def _scored(reference, candidate, options, case, stage, result, ref, ahead, cloc
     stage("candidate")
     t0 = time.perf_counter()
     try:
+        if refused is not None:
+            raise refused
         cand = loading.load_model(candidate, "candidate")
     except DeliveryFailure as failure:
         failed = results.failure_result(
             reference, candidate, _public(options), failure.reason, failure.detail, requested
         )
+        if refused is not None:  # unread: its target's hash is not the delivery's
+            failed["candidate"].update(sha256=None, identicalToReference=False)
         failed["reference"].update(ref.summary())
         failed["freecadVersion"] = result["freecadVersion"]
         if case is not None:

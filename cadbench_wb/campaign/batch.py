@@ -17,7 +17,7 @@ import sys
 import time
 
 from cadbench_wb import cases as cases_mod
-from cadbench_wb import outcome, standard
+from cadbench_wb import memory_use, outcome, standard
 from cadbench_wb import result as results
 from cadbench_wb.campaign import figures, layout, manifest, pool, store
 from cadbench_wb.errors import CampaignBusy, UsageError
@@ -95,6 +95,12 @@ def plan(settings: Settings) -> Plan:
             # carries the case's ceilings and applicability as every other failure does.
             path = os.path.join(found.root, submission.system, submission.run, case.id)
             fmt, candidate_hash = "none", "missing"
+        elif submission.refused:
+            # Refused unread (a link out of the system's folder): keyed by the refusal and
+            # the path it names, never by the bytes it points at.
+            path = submission.path
+            refusal = submission.refused["reason"] + ":" + results.text_digest(path)
+            fmt, candidate_hash = store.candidate_format(path), refusal
         else:
             path = submission.path
             # A file the scorer may not read is scored (unreadable_file with the OS's reason
@@ -104,9 +110,10 @@ def plan(settings: Settings) -> Plan:
         key = store.score_key(case_hashes[case.id], candidate_hash, fmt, options, stamps)
         scorings.append(Planned(submission, case, key))
         if key not in jobs:
+            params = {"refused": submission.refused} if submission.refused else {}
             payload = outcome.Job(
                 "score", case.reference_path, path, outcome.Options.from_dict(options), case.path,
-                case_data=case_data[case.id],
+                case_data=case_data[case.id], params=params,
             )  # fmt: skip
             jobs[key] = pool.Job(
                 key, payload, case=case, case_hash=case_hashes[case.id],
@@ -149,6 +156,10 @@ def execute(settings: Settings, the_plan: Plan, jobs: list, score_store, progres
             changed = _standard_changed(outcome["result"], the_plan.stamps)
             if changed:
                 outcome = pool.not_checked("standard_changed", changed)
+            else:
+                changed = store.candidate_change(job.candidate_hash, outcome["result"])
+                if changed:
+                    outcome = pool.not_checked("candidate_changed", changed)
         if outcome["status"] == pool.SCORED:
             result = dict(outcome["result"])
             result.pop("timing", None)
@@ -168,6 +179,10 @@ def execute(settings: Settings, the_plan: Plan, jobs: list, score_store, progres
         progress.done(None)
 
     jobs = longest_first(jobs)
+    if not settings.scheduler:
+        _memory_mb, clamped = memory_use.fitted_mb(settings.memory_mb)  # a UsageError first
+        if clamped:
+            print(f"cadbench run: {clamped}", file=settings.progress_stream or sys.stderr)
     if settings.scheduler:
         from cadbench_wb.campaign import distributed  # noqa: PLC0415
 

@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The campaign's trust boundary (issue 31): no delivery reaches the answer, the store keys
+what was scored, ids are names, and the scorer's own limits are never the candidate's fault.
+Real FreeCAD solids, real scoring children, real rlimits."""
+
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+from cadbench_wb import cases, standard
+from cadbench_wb.campaign import batch, progress, reports, store
+
+BOX = (10.0, 8.0, 6.0)
+STRETCH = 2.366  # a box stretched so along x holds the reference: shapeIoU = 1 / 2.366
+
+
+def _case(root, part, case_id="box_a"):
+    folder = os.path.join(root, "cases", case_id)
+    os.makedirs(folder)
+    part.makeBox(*BOX).exportStep(os.path.join(folder, "reference.step"))
+    with open(os.path.join(folder, "case.yaml"), "w") as handle:
+        handle.write(f"id: {case_id}\ntitle: a box\nreference: reference.step\ngroup: boxes\n")
+    return folder
+
+
+def _run_folder(root, system="sysA", run="run1"):
+    folder = os.path.join(root, "submissions", system, run)
+    os.makedirs(folder)
+    return folder
+
+
+def _settings(root, out="out"):
+    return batch.Settings(
+        cases_dir=os.path.join(root, "cases"),
+        submissions_dir=os.path.join(root, "submissions"),
+        out_dir=os.path.join(root, out),
+        workers=1,
+        timeout=120,
+        options={"only": ["shape"]},
+        progress_stream=open(os.devnull, "w"),  # noqa: SIM115 - closed with the process
+    )
+
+
+def _rows(document) -> dict:
+    return {(r["system"], r["run"]): r for r in document["scorings"]}
+
+
+# ---- 1. a delivery never reaches the answer -------------------------------------------
+
+
+def test_a_link_out_of_its_system_is_refused_and_a_copy_is_flagged(part, tmp_path):
+    root = str(tmp_path)
+    case = _case(root, part)
+    reference = os.path.join(case, "reference.step")
+    absolute = _run_folder(root, "sysA", "run1")
+    os.symlink(reference, os.path.join(absolute, "box_a.step"))
+    relative = _run_folder(root, "sysA", "run2")
+    os.symlink(os.path.relpath(reference, relative), os.path.join(relative, "box_a.step"))
+    copied = _run_folder(root, "sysB", "run1")
+    shutil.copyfile(reference, os.path.join(copied, "box_a.step"))
+    borrowed = _run_folder(root, "sysC", "run1")  # another system's delivery
+    os.symlink(os.path.join(copied, "box_a.step"), os.path.join(borrowed, "box_a.step"))
+    own = _run_folder(root, "sysB", "run2")  # a link inside its own system's folder stands
+    os.symlink("../run1/box_a.step", os.path.join(own, "box_a.step"))
+
+    document = batch.run_campaign(_settings(root))
+    rows = _rows(document)
+    for key in (("sysA", "run1"), ("sysA", "run2"), ("sysC", "run1")):
+        row = rows[key]
+        assert row["delivered"] is False, key
+        assert row["failure"]["reason"] == "link_outside_submissions", key
+        assert row["shapeIoU"] == 0.0 and row["verdict"]["reachable"] == "FAIL", key
+        assert row["candidateSha256"] is None, key  # its target's hash is not the delivery's
+        assert not row.get("identicalToReference"), key
+    for key in (("sysB", "run1"), ("sysB", "run2")):
+        row = rows[key]
+        assert row["delivered"] is True and row["shapeIoU"] == 1.0, key
+        assert row["identicalToReference"] is True, key  # flagged, whatever it scores
+    full = os.path.join(root, "out", "scores", "sysB", "run1", "box_a.json")
+    with open(full, encoding="utf-8") as handle:
+        assert json.load(handle)["candidate"]["identicalToReference"] is True
+    with open(os.path.join(root, "out", "report.html"), encoding="utf-8") as handle:
+        assert "link_outside_submissions" in handle.read()
+
+
+# ---- 2. the store keys what was scored ------------------------------------------------
+
+
+def test_a_candidate_replaced_after_the_plan_is_not_stored_under_the_old_key(part, tmp_path):
+    root = str(tmp_path)
+    _case(root, part)
+    candidate = os.path.join(_run_folder(root), "box_a.step")
+    part.makeBox(*BOX).exportStep(candidate)  # file A: the reference's shape, IoU 1
+    settings = _settings(root)
+    os.makedirs(settings.out_dir)
+    the_plan = batch.plan(settings)
+    (planned,) = the_plan.scorings
+    part.makeBox(BOX[0] * STRETCH, *BOX[1:]).exportStep(candidate + ".new")  # file B
+    os.replace(candidate + ".new", candidate)
+
+    score_store = store.Store(os.path.join(settings.out_dir, batch.STORE_FILE))
+    try:
+        counter = progress.Progress(1, 0, 1, settings.progress_stream)
+        done = batch.execute(settings, the_plan, list(the_plan.jobs.values()), score_store, counter)
+        assert planned.key not in score_store.keys()  # B's figures never filed under A's hash
+        assert done["unchecked"][planned.key]["reason"] == "candidate_changed"
+    finally:
+        score_store.close()
+    # The next run plans B under B's own hash and scores it.
+    row = batch.run_campaign(settings)["scorings"][0]
+    assert row["candidateSha256"] == store.file_sha256(candidate)
+    assert row["shapeIoU"] == pytest.approx(1 / STRETCH, abs=1e-6)
+
+
+def test_the_scored_copy_keeps_the_bytes_that_were_hashed(tmp_path):
+    from cadbench_wb.errors import CandidateChanged
+    from cadbench_wb.inputs import delivered
+
+    path = tmp_path / "box_a.step"
+    path.write_bytes(b"ISO-10303-21; A")
+    with delivered.scored_copy(str(path)) as copy:
+        assert copy != str(path)
+        path.write_bytes(b"ISO-10303-21; B, written while A was scored")
+        with open(copy, "rb") as handle:
+            assert handle.read() == b"ISO-10303-21; A"
+    assert not os.path.exists(copy)
+    fcstd = tmp_path / "doc.FCStd"  # scored in place (its links), checked after instead
+    fcstd.write_bytes(b"PK A")
+    with delivered.scored_copy(str(fcstd)) as same:
+        assert same == str(fcstd)
+    before = delivered.sha256_of(str(fcstd))
+    delivered.check_unchanged(str(fcstd), before)
+    fcstd.write_bytes(b"PK B")
+    with pytest.raises(CandidateChanged, match="changed while it was scored"):
+        delivered.check_unchanged(str(fcstd), before)
+
+
+# ---- 3. ids are names -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["../../../../../../tmp/escape", "a/b", "..", ".hidden", "a b"])
+def test_a_case_id_that_is_not_a_name_is_refused_naming_the_field(tmp_path, bad):
+    folder = tmp_path / "case"
+    folder.mkdir()
+    (folder / "reference.step").write_text("ISO-10303-21;\n")
+    (folder / "case.yaml").write_text(f'id: "{bad}"\ntitle: t\nreference: reference.step\n')
+    with pytest.raises(cases.CaseInvalid, match=r"case.yaml:1: id: .* is not a name"):
+        cases.load_case(str(folder))
+    status = subprocess.run(
+        [sys.executable, "-m", "cadbench_wb", "case", "check", str(folder)],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )  # fmt: skip
+    assert status.returncode == 2 and "id:" in status.stderr and "Traceback" not in status.stderr
+
+
+def test_ids_at_their_boundaries_and_no_report_path_leaves_the_campaign_folder(tmp_path):
+    for good in ("a", "0", "bracket_01", "nist.ftc-06", "x" * 100):
+        assert cases.CASE_ID_PATTERN.fullmatch(good)
+    for bad in ("", "x" * 101, "-a", "_a", "é", "a\n"):
+        assert not cases.CASE_ID_PATTERN.fullmatch(bad)
+    out = str(tmp_path)
+    assert reports.inside_out(out, "scores", "s", "r", "a.json").startswith(out)
+    for parts in (("scores", "..", "..", "x.json"), ("scores", "s", "r", "../../../x.json")):
+        with pytest.raises(reports.UsageError, match="leaves the campaign folder"):
+            reports.inside_out(out, *parts)
+
+
+# ---- 4. and 5. the scorer's own limits ------------------------------------------------
+
+
+def _hard_limit(mb):
+    def apply():
+        resource.setrlimit(resource.RLIMIT_AS, (mb << 20, mb << 20))
+
+    return apply
+
+
+def _score(args, limit_mb=None):
+    return subprocess.run(
+        [sys.executable, "-m", "cadbench_wb", "score", *args, "--json", "-"],
+        capture_output=True, text=True, cwd=ROOT, timeout=600,
+        preexec_fn=_hard_limit(limit_mb) if limit_mb else None,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def box_step(part, tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("limits") / "box.step")
+    part.makeBox(*BOX).exportStep(path)
+    return path
+
+
+def test_under_an_inherited_memory_limit_the_child_gets_that_limit_and_says_so(box_step):
+    # ulimit -v 4 GiB, as batch systems and CI containers set: the default 8192 MB was
+    # asked of the child above the hard limit, and preexec_fn failed (exit 3).
+    done = _score([box_step, box_step, "--only", "shape"], limit_mb=4096)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["shapeIoU"] == 1.0 and result["failure"] is None
+    assert result["memoryLimit"]["memoryMb"] == 4096
+    assert result["memoryLimit"]["askedMemoryMb"] == standard.DEFAULT_MEMORY_MB
+    assert "ulimit -v" in result["memoryLimit"]["note"]
+    plain = json.loads(_score([box_step, box_step, "--only", "shape"]).stdout)
+    assert "memoryLimit" not in plain  # nothing clamped: nothing said
+
+
+def test_an_inherited_limit_below_the_minimum_is_a_usage_error_naming_both(box_step):
+    below = standard.MIN_MEMORY_MB - 24
+    done = _score([box_step, box_step, "--only", "shape"], limit_mb=below)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert f"{below} MB" in done.stderr and f"{standard.MIN_MEMORY_MB} MB" in done.stderr
+
+
+def test_at_the_minimum_memory_a_perfect_candidate_passes(fc, tmp_path):
+    # At the old minimum (512 MB) OpenBLAS retried a 128 MB allocation for ever inside
+    # numpy's eigh, and the reference scored against itself FAILed with `timeout`; at
+    # 768 MB the bearing block's own reference failed for memory (standard.py).
+    from cadbench_wb.app.cases import build as case_build
+
+    source = os.path.join(ROOT, "cases", "bearing_block")
+    case = str(tmp_path / "bearing_block")
+    generated = {"reference.step", "candidates", "__pycache__"}
+    shutil.copytree(source, case, ignore=lambda _f, names: [n for n in names if n in generated])
+    case_build.build_missing(cases.load_case(case))
+    reference = os.path.join(case, "reference.step")
+    limits = ["--memory-mb", str(standard.MIN_MEMORY_MB), "--timeout", "240"]
+    done = _score(["--case", case, reference, *limits])
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["failure"] is None and result["verdict"]["reachable"] == "PASS"
