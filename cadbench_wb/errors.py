@@ -78,6 +78,14 @@ class CampaignBusy(UsageError):
     reason = "campaign_busy"
 
 
+class OutputUnwritable(UsageError):
+    """The output folder cannot be written (a full disk, a quota, a file-size limit, a
+    read-only file system): named with the folder, never an internal error. What was
+    committed before stays (a campaign's store commits each finished score)."""
+
+    reason = "output_unwritable"
+
+
 class FreeCADUnavailable(CadbenchError):
     """FreeCAD's library could not be found or imported."""
 
@@ -125,6 +133,7 @@ EXIT_STATUS = {cls.reason: cls.exit_status for cls in ERROR_CLASSES}
 # Reasons of the operator's own inputs (the case file), beside usage_error: exit 2.
 EXIT_STATUS.update({"case_invalid": UsageError.exit_status})
 EXIT_STATUS[CampaignBusy.reason] = CampaignBusy.exit_status
+EXIT_STATUS[OutputUnwritable.reason] = OutputUnwritable.exit_status
 EXIT_INCOMPLETE = WorkerLost.exit_status  # a campaign left scorings NOT CHECKED
 
 

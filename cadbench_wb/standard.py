@@ -452,6 +452,13 @@ INTERPRETATION = {
     "missing_share": 0.05,
     "size_ratio_off": 0.02,
     "center_offset_rel": 0.01,
+    # A candidate off by more than size_ratio_off in volume is "uniformly scaled" when its
+    # volume's cube root and its three principal radii of gyration give one factor within
+    # this (relative; metrics/unit_scale.py), and that factor names a unit mix-up (25.4,
+    # 1000, 10, 304.8 either way) within it too. 0.2 %: the exact moments of a scaled
+    # B-rep agree to rounding, the fine meshes' to about 1e-4 (app/shape/alignment.py);
+    # a cube stretched 2 % along one axis gives factors 0.66 % apart.
+    "uniform_scale_rel": 0.002,
 }
 
 # Child process that reads and measures candidates (runner.py).

@@ -11,8 +11,10 @@ campaign is run again under one standard.
 import contextlib
 import dataclasses
 import datetime
+import errno
 import os
 import socket
+import sqlite3
 import sys
 import time
 
@@ -20,7 +22,7 @@ from cadbench_wb import cases as cases_mod
 from cadbench_wb import memory_use, outcome, standard
 from cadbench_wb import result as results
 from cadbench_wb.campaign import figures, layout, manifest, pool, store
-from cadbench_wb.errors import CampaignBusy, UsageError
+from cadbench_wb.errors import CampaignBusy, OutputUnwritable, UsageError
 from cadbench_wb.fingerprint import drawing_fingerprint, metric_fingerprint
 
 SCHEMA = "cadbench.campaign/1"
@@ -265,9 +267,33 @@ def run_campaign(settings: Settings) -> dict:
     """Plan, score what is missing, write the reports; returns the results document plus
     'stats' (this run's counts and timings, which results.json leaves out). One run at a
     time per campaign folder (campaign_lock)."""
-    os.makedirs(settings.out_dir, exist_ok=True)
-    with campaign_lock(settings.out_dir):
-        return _run_locked(settings)
+    try:
+        os.makedirs(settings.out_dir, exist_ok=True)
+        with campaign_lock(settings.out_dir):
+            return _run_locked(settings)
+    except (sqlite3.OperationalError, OSError) as exc:
+        why = unwritable_reason(exc)
+        if why is None:
+            raise
+        raise OutputUnwritable(
+            f"{settings.out_dir}: the campaign folder cannot be written ({why}); every score "
+            "finished before is kept in its store: make room and run the same command again"
+        ) from None
+
+
+# What a write into the campaign folder fails with when the folder cannot take it: a full
+# disk, a quota, a file-size limit (ulimit -f), a read-only file system.
+_UNWRITABLE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
+
+
+def unwritable_reason(exc: Exception) -> str | None:
+    """The OS's or SQLite's words when exc says the output cannot be written, else None."""
+    if isinstance(exc, sqlite3.OperationalError):
+        text = str(exc)
+        return None if "locked" in text else f"SQLite: {text}"
+    if isinstance(exc, OSError) and exc.errno in _UNWRITABLE_ERRNOS:
+        return exc.strerror or os.strerror(exc.errno)
+    return None
 
 
 @contextlib.contextmanager

@@ -41,6 +41,7 @@ FAILURE_REASONS = (
     "external_reference",
     "render_failed",
     "gold_invalid",
+    "timeout",  # commands/drawing_score.py: past --timeout (time_limit.py)
 )
 COMPONENTS = (
     "geometry_similarity",
@@ -203,6 +204,13 @@ def score_drawings(
         _score_into(result, gold_path, candidate_path, config, diagnostic)
     except ScoreFailure as exc:
         result["score"], result["failure"], result["failure_detail"] = 0.0, exc.reason, str(exc)
+    return _rounded(result)
+
+
+def timed_out(gold_path: str, candidate_path: str, detail: str, prohibited=None) -> dict:
+    """The result of a scoring stopped by the command's time limit: score 0, `timeout`."""
+    result = _result(gold_path, candidate_path, scorer_config(prohibited))
+    result["failure"], result["failure_detail"] = "timeout", detail
     return _rounded(result)
 
 

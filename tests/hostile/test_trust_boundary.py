@@ -89,6 +89,32 @@ def test_a_link_out_of_its_system_is_refused_and_a_copy_is_flagged(part, tmp_pat
         assert "link_outside_submissions" in handle.read()
 
 
+def test_a_fifo_or_folder_named_like_a_case_is_unreadable_and_a_huge_file_too_large(part, tmp_path):
+    # They were missing_candidate in `run` (the README promises unreadable_file), and a
+    # sparse file past the size limit was hashed in full before its refusal (9 GiB: 121 s).
+    root = str(tmp_path)
+    _case(root, part)
+    os.mkfifo(os.path.join(_run_folder(root, "sysA", "fifo"), "box_a.step"))
+    os.mkdir(os.path.join(_run_folder(root, "sysA", "folder"), "box_a.step"))
+    huge = os.path.join(_run_folder(root, "sysA", "huge"), "box_a.step")
+    with open(huge, "wb") as handle:
+        handle.write(b"ISO-10303-21;\n")
+        handle.truncate(4 * standard.CANDIDATE_MAX_BYTES)  # 4 GiB, sparse: no disk used
+    started = resource.getrusage(resource.RUSAGE_SELF)
+    rows = _rows(batch.run_campaign(_settings(root)))
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
+    for run, words in (("fifo", "FIFO"), ("folder", "a folder")):
+        failure = rows["sysA", run]["failure"]
+        assert failure["reason"] == "unreadable_file" and words in failure["detail"], run
+    failure = rows["sysA", "huge"]["failure"]
+    assert (
+        failure["reason"] == "too_large" and str(standard.CANDIDATE_MAX_BYTES) in failure["detail"]
+    )
+    assert rows["sysA", "huge"]["candidateSha256"] is None  # never hashed
+    # The plan hashes in this process: 4 GiB of zeros cost several seconds of CPU to hash.
+    assert (cpu.ru_utime + cpu.ru_stime) - (started.ru_utime + started.ru_stime) < 1.5
+
+
 # ---- 2. the store keys what was scored ------------------------------------------------
 
 
@@ -234,3 +260,69 @@ def test_at_the_minimum_memory_a_perfect_candidate_passes(fc, tmp_path):
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["failure"] is None and result["verdict"]["reachable"] == "PASS"
+
+
+def test_an_output_folder_that_cannot_take_the_store_is_named(part, tmp_path):
+    # A full disk was exit 3 (internal_error: OperationalError). A file-size limit
+    # (ulimit -f, SIGXFSZ ignored) fails the writes the way a full disk does.
+    import signal
+
+    root = str(tmp_path)
+    _case(root, part)
+    part.makeBox(10.5, 8, 6).exportStep(os.path.join(_run_folder(root), "box_a.step"))
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (24 << 10, 24 << 10))
+
+    out = os.path.join(root, "out")
+    done = subprocess.run(
+        [sys.executable, "-m", "cadbench_wb", "run", "--cases", os.path.join(root, "cases"),
+         "--submissions", os.path.join(root, "submissions"), "--out", out, "--only", "shape",
+         "--workers", "1"],
+        capture_output=True, text=True, cwd=ROOT, timeout=600, preexec_fn=small_files,
+    )  # fmt: skip
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert f"cadbench run: output_unwritable: {out}: " in done.stderr
+
+
+@pytest.fixture(scope="module")
+def big_dxf(tmp_path_factory):
+    """80,000 lines and 4,000 rendered dimensions (16 MB): dxf-check takes some 11 s of CPU
+    on it here, drawing-score against itself some 40 s."""
+    import ezdxf
+
+    doc = ezdxf.new("R2010", setup=True)
+    space = doc.modelspace()
+    for i in range(80_000):
+        space.add_line((i, 0), (i, 10))
+    for i in range(4_000):
+        space.add_linear_dim(base=(i * 20, 20), p1=(i * 20, 0), p2=(i * 20 + 10, 0)).render()
+    path = str(tmp_path_factory.mktemp("dxf") / "big.dxf")
+    doc.saveas(path)
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["dxf-check", "drawing-score"])
+def test_the_dxf_commands_stop_at_their_time_limit(big_dxf, command):
+    # They had no limit of their own (103 s and 118 s on a 200,000-entity DXF).
+    import time
+
+    files = [big_dxf] if command == "dxf-check" else [big_dxf, big_dxf]
+    limit = standard.MIN_TIMEOUT_S
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "cadbench_wb", command, *files, "--timeout", str(limit),
+         "--json", "-"],
+        capture_output=True, text=True, cwd=ROOT, timeout=600,
+    )  # fmt: skip
+    assert time.monotonic() - started < limit + 30  # the interpreter's start and the JSON
+    assert "Traceback" not in done.stderr, done.stderr
+    report = json.loads(done.stdout)
+    assert report["failure"] == "timeout" and f"{limit} s (--timeout)" in report["failure_detail"]
+    # dxf-check: a file given to it that cannot be checked is exit 2; drawing-score: the
+    # candidate's scored failure, score 0, exit 0.
+    assert done.returncode == (2 if command == "dxf-check" else 0), done.stderr
+    if command == "drawing-score":
+        assert report["score"] == 0.0
