@@ -41,7 +41,6 @@ FAILURE_REASONS = (
     "external_reference",
     "render_failed",
     "gold_invalid",
-    "timeout",  # commands/drawing_score.py: past --timeout (time_limit.py)
 )
 COMPONENTS = (
     "geometry_similarity",
@@ -208,7 +207,8 @@ def score_drawings(
 
 
 def timed_out(gold_path: str, candidate_path: str, detail: str, prohibited=None) -> dict:
-    """The result of a scoring stopped by the command's time limit: score 0, `timeout`."""
+    """The result of a scoring stopped by the command's time limit: score 0, `timeout`
+    (commands/drawing_score.py; never raised here, so not among FAILURE_REASONS)."""
     result = _result(gold_path, candidate_path, scorer_config(prohibited))
     result["failure"], result["failure_detail"] = "timeout", detail
     return _rounded(result)
