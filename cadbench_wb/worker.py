@@ -10,6 +10,7 @@ before the candidate is touched.
 """
 
 import json
+import os
 import sys
 
 
@@ -31,7 +32,8 @@ def run(job: dict, stage_path: str) -> dict:
     stage = _stage_writer(job, stage_path)
     try:
         if job.kind == "score":
-            return _score(job, stage)
+            scratch = None if stage_path == os.devnull else os.path.dirname(stage_path)
+            return _score(job, stage, scratch or None)
         if job.kind == "load":
             return _load(job, stage)
         if job.kind == "drawing":
@@ -78,7 +80,7 @@ def _stage_writer(job, stage_path: str):
     return stage
 
 
-def _score(job, stage) -> dict:
+def _score(job, stage, scratch: str | None = None) -> dict:
     """Score one candidate: the self-test, then the case and the reference read and checked,
     then the candidate (each file hashed under its own stage, so a stall is put on the party
     whose file stalls), then the scoring itself."""
@@ -106,17 +108,19 @@ def _score(job, stage) -> dict:
             job.reference, job.candidate, job.options.as_dict(), case, stage, refused=failure
         )
         return {"result": scored}
-    return {"result": _scored_bytes(job, case, stage)}
+    return {"result": _scored_bytes(job, case, stage, scratch)}
 
 
-def _scored_bytes(job, case, stage) -> dict:
+def _scored_bytes(job, case, stage, scratch: str | None) -> dict:
     """The scoring of exactly the bytes its result's sha256 names (inputs/delivered.py): a
-    private copy of the candidate, or the file in place hashed before and after."""
+    private copy of the candidate (in scratch: the folder of the stage file, which the
+    parent removes whatever becomes of this process), or the file in place hashed before
+    and after."""
     from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.app import scoring  # noqa: PLC0415
     from cadbench_wb.inputs import delivered  # noqa: PLC0415
 
-    with delivered.scored_copy(job.candidate) as path:
+    with delivered.scored_copy(job.candidate, scratch) as path:
         before = results.file_digest(path)
         scored = scoring.score_files(job.reference, path, job.options.as_dict(), case, stage)
         if path == job.candidate:
@@ -169,8 +173,6 @@ def _injected_fault(stage: str, job) -> None:
     real. 'crash:alignment NAME_PART' hits only
     candidates whose file name contains NAME_PART (a crash that is the candidate's doing);
     without it every job is hit, the reference scored against itself included."""
-    import os  # noqa: PLC0415
-
     fault, _, name_part = os.environ.get("CADBENCH_FAULT", "").strip().partition(" ")
     kind, _, where = fault.partition(":")
     if where != stage:
@@ -216,8 +218,6 @@ def _run_files(job_path: str, result_path: str, stage_path: str) -> int:
     outcome = run(job, stage_path)
     with open(result_path + ".tmp", "w") as handle:
         json.dump(outcome, handle)
-    import os  # noqa: PLC0415
-
     os.replace(result_path + ".tmp", result_path)
     return 0
 

@@ -37,11 +37,13 @@ def sha256_of(path: str) -> str | None:
 
 
 @contextlib.contextmanager
-def scored_copy(path: str):
+def scored_copy(path: str, scratch: str | None = None):
     """The path to score: a private, read-only copy of a regular candidate file (in a
     folder of its own, under its own name); the path itself for what is scored in place (an
     FCStd), or refused unread (no file, a special file, an empty or oversized one: those
-    checks read only its size and first bytes)."""
+    checks read only its size and first bytes). scratch: the folder to copy into (the
+    job's own, which its parent removes even when the child is killed), else the system's
+    temporary folder."""
     try:
         handle = input_checks.open_regular(path)
     except input_checks.FileProblem:
@@ -54,7 +56,9 @@ def scored_copy(path: str):
             handle.close()
             yield path
             return
-        with tempfile.TemporaryDirectory(prefix="cadbench-candidate-") as folder:
+        if scratch is not None and not os.access(scratch, os.W_OK | os.X_OK):
+            scratch = None
+        with tempfile.TemporaryDirectory(prefix="cadbench-candidate-", dir=scratch) as folder:
             copy = os.path.join(folder, os.path.basename(path))
             with open(copy, "xb") as out:
                 for block in iter(lambda: handle.read(BLOCK), b""):

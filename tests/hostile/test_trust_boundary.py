@@ -326,3 +326,19 @@ def test_the_dxf_commands_stop_at_their_time_limit(big_dxf, command):
     assert done.returncode == (2 if command == "dxf-check" else 0), done.stderr
     if command == "drawing-score":
         assert report["score"] == 0.0
+
+
+def test_a_killed_scoring_leaves_no_copy_of_the_candidate_behind(box_step, tmp_path):
+    # The copy scored goes into the job's own folder, which the parent removes even when it
+    # kills the child for time (a copy in the system's temporary folder would stay).
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = dict(os.environ, TMPDIR=str(temporary), CADBENCH_FAULT="hang:alignment")
+    done = subprocess.run(
+        [sys.executable, "-m", "cadbench_wb", "score", box_step, box_step, "--only", "shape",
+         "--timeout", str(standard.MIN_TIMEOUT_S), "--json", "-"],
+        capture_output=True, text=True, cwd=ROOT, timeout=600, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["failure"]["reason"] == "timeout"
+    assert sorted(p.name for p in temporary.iterdir()) == []
