@@ -12,7 +12,7 @@ def parts(fc, part, tmp_path_factory):
     solid = part.makeBox(40, 30, 20).cut(part.makeCylinder(5, 20, fc.Vector(12, 10, 0)))
     paths = {"reference": str(folder / "reference.step")}
     solid.exportStep(paths["reference"])
-    for name, factor in (("inch", 1 / 25.4), ("metre", 1000.0), ("odd", 1.5)):
+    for name, factor in (("inch", 1 / 25.4), ("metre", 1000.0), ("odd", 3.0)):
         matrix = fc.Matrix()
         matrix.scale(factor, factor, factor)
         paths[name] = str(folder / f"{name}.step")
@@ -32,7 +32,7 @@ def shape_of(parts, name):
 
 @pytest.mark.parametrize(
     "name,factor,words",
-    [("inch", 1 / 25.4, "modelled in inches? x25.4"), ("metre", 1000.0, "/1000"), ("odd", 1.5, "")],
+    [("inch", 1 / 25.4, "modelled in inches? x25.4"), ("metre", 1000.0, "/1000"), ("odd", 3.0, "")],
 )
 def test_a_uniformly_scaled_candidate_names_its_factor(parts, name, factor, words):
     result = shape_of(parts, name)
