@@ -10,6 +10,7 @@ validated by the modules that use them.
 import dataclasses
 import math
 import os
+import re
 
 import yaml
 
@@ -23,6 +24,10 @@ DIMENSION_KINDS = ("length", "diameter", "radius", "angle")
 # seed 000's default, only the extended one (axis positions), or neither.
 SPECTRUM_DECLARATIONS = ("default", "extended", "none")
 CASE_FILE = "case.yaml"
+# A case id names files and folders of every campaign (scores/<system>/<run>/<id>.json): a
+# name, never a path. ASCII letters, digits, '.', '_' and '-', starting with a letter or a
+# digit (so never '.', '..' or a hidden name), at most 100 characters.
+CASE_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
 class CaseInvalid(UsageError):
@@ -222,6 +227,8 @@ def load_case(path: str) -> Case:
     for field in ("id", "title", "reference"):
         if not isinstance(data.get(field), str) or not data.get(field).strip():
             _fail(file, data, field, "required text field is missing or empty")
+    if not CASE_ID_PATTERN.fullmatch(data["id"]):
+        _fail(file, data, "id", _BAD_ID.format(input_checks.printable(data["id"])))
     reference = data["reference"]
     if not _inside(reference, folder):
         _fail(file, data, "reference", _OUTSIDE)
@@ -454,6 +461,10 @@ def _face_number(item) -> int | None:
 
 # Every path a case names stays inside its folder once symlinks are resolved: nothing
 # outside a case folder is ever read through a case.
+_BAD_ID = (
+    "{!r} is not a name: a case id is 1 to 100 of A-Z a-z 0-9 . _ - starting with a letter "
+    "or a digit (it names the campaign's files, so never a path)"
+)
 _OUTSIDE = "must be a path inside the case folder (symlinks resolved)"
 
 

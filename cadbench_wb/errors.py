@@ -22,6 +22,9 @@ DELIVERY_REASONS = (
     # shown), or a link naming a document outside the candidate's own folder (refused).
     "unresolved_link",
     "link_outside_folder",
+    # A campaign's candidate that is a symlink resolving outside its system's own folder (to
+    # a case's reference, or to another system's file): refused unread (campaign/layout.py).
+    "link_outside_submissions",
     # The candidate exhausted the scorer's limits: its time, or its memory (the limit named).
     "timeout",
     "memory",
@@ -83,6 +86,14 @@ class CampaignBusy(UsageError):
     reason = "campaign_busy"
 
 
+class OutputUnwritable(UsageError):
+    """The output folder cannot be written (a full disk, a quota, a file-size limit, a
+    read-only file system): named with the folder, never an internal error. What was
+    committed before stays (a campaign's store commits each finished score)."""
+
+    reason = "output_unwritable"
+
+
 class FreeCADUnavailable(CadbenchError):
     """FreeCAD's library could not be found or imported."""
 
@@ -114,6 +125,14 @@ class WorkerLost(CadbenchError):
     exit_status = 6
 
 
+class CandidateChanged(CadbenchError):
+    """The candidate's bytes changed while it was scored (the hash taken is not that of
+    what was read): nothing is reported or stored for it; scoring it again is safe."""
+
+    reason = "candidate_changed"
+    exit_status = 6
+
+
 # Exit statuses, one owner: the CLI ends with the status of the error it reports, and an
 # error a child process reports by its reason is rebuilt as the same class (error_of).
 EXIT_OK = 0
@@ -126,11 +145,13 @@ ERROR_CLASSES = (
     WorkerLost,
     EnvironmentBroken,
     SandboxUnavailable,
+    CandidateChanged,
 )
 EXIT_STATUS = {cls.reason: cls.exit_status for cls in ERROR_CLASSES}
 # Reasons of the operator's own inputs (the case file), beside usage_error: exit 2.
 EXIT_STATUS.update({"case_invalid": UsageError.exit_status})
 EXIT_STATUS[CampaignBusy.reason] = CampaignBusy.exit_status
+EXIT_STATUS[OutputUnwritable.reason] = OutputUnwritable.exit_status
 EXIT_INCOMPLETE = WorkerLost.exit_status  # a campaign left scorings NOT CHECKED
 
 

@@ -46,3 +46,31 @@ def exhausted_detail(what: str) -> str:
     limit = limit_mb()
     named = f"the {limit} MB memory limit" if limit else "the memory available"
     return f"{what} exhausted {named} (--memory-mb)"
+
+
+def inherited_hard_mb() -> int | None:
+    """The hard address-space limit this process inherited (ulimit -v), in MB; None when
+    unlimited. No child can be given more: setrlimit above it fails."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    return None if hard == resource.RLIM_INFINITY else hard // (1024 * 1024)
+
+
+def fitted_mb(asked_mb: int | None) -> tuple[int | None, str | None]:
+    """(the memory limit a scoring child gets, a note when that is less than asked): the
+    limit asked for, clamped to the inherited hard limit (batch systems and CI containers
+    set one). UsageError naming both figures when even standard.MIN_MEMORY_MB does not fit."""
+    from cadbench_wb.errors import UsageError  # noqa: PLC0415
+
+    hard = inherited_hard_mb()
+    if not asked_mb or hard is None or asked_mb <= hard:
+        return asked_mb, None
+    if hard < standard.MIN_MEMORY_MB:
+        raise UsageError(
+            f"this process inherited a hard memory limit (ulimit -v) of {hard} MB, below the "
+            f"{standard.MIN_MEMORY_MB} MB a scoring process needs (--memory-mb "
+            f"{asked_mb} asked): raise the limit"
+        )
+    return hard, (
+        f"--memory-mb {asked_mb} is above the inherited hard memory limit (ulimit -v) of "
+        f"{hard} MB: the scoring process runs under {hard} MB"
+    )

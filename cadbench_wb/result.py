@@ -38,8 +38,8 @@ def file_digest(path: str) -> str | None:
         found = os.stat(path)
     except (OSError, ValueError):
         return None
-    if not stat.S_ISREG(found.st_mode):
-        return None
+    if not stat.S_ISREG(found.st_mode) or found.st_size > standard.CANDIDATE_MAX_BYTES:
+        return None  # (a file refused by its size is never read: formats.checked_format)
     key = (os.path.abspath(path), found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
     if key not in _DIGESTS:
         digest = hashlib.sha256()
@@ -76,11 +76,19 @@ def rounded(value, digits: int = standard.SIGNIFICANT_DIGITS):
 
 
 def base_result(reference: str, candidate: str, options: dict) -> dict:
+    """The fields every result starts with. candidate.identicalToReference: the candidate's
+    bytes are the reference's own (a copy of the answer, flagged whatever it scores)."""
+    reference_sha, candidate_sha = file_digest(reference), file_digest(candidate)
+    identical = candidate_sha is not None and candidate_sha == reference_sha
     return {
         "schema": SCHEMA,
         "cadbenchVersion": __version__,
-        "reference": {"path": reference, "sha256": file_digest(reference)},
-        "candidate": {"path": candidate, "sha256": file_digest(candidate)},
+        "reference": {"path": reference, "sha256": reference_sha},
+        "candidate": {
+            "path": candidate,
+            "sha256": candidate_sha,
+            "identicalToReference": identical,
+        },
         "options": options,
         "metricFingerprint": metric_fingerprint(options),
         "delivered": True,

@@ -74,11 +74,16 @@ def child_interpreter(code: str, **popen):
 
 
 def child_environment() -> dict:
-    """The environment of a scoring child: this package importable, one OpenMP thread, and
-    UTF-8 streams (FreeCAD 1.0 starts children with LANG=C, an ASCII stdout)."""
+    """The environment of a scoring child: this package importable, one OpenMP and one
+    OpenBLAS thread, and UTF-8 streams (FreeCAD 1.0 starts children with LANG=C, an ASCII
+    stdout)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH", "")) if p)
     env.setdefault("OMP_NUM_THREADS", "1")
+    # One OpenBLAS thread: its buffers scale with its threads, so that the memory a scoring
+    # needs (standard.MIN_MEMORY_MB) does not grow with the machine's cores, and the
+    # self-test's BLAS step (app/kernel_selftest.py) takes the only buffer it will need.
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
     # The Addon Manager's pip folder: appended in the child (cadbench_wb/__init__.py).
     from cadbench_wb import freecad_env  # noqa: PLC0415
 
@@ -127,9 +132,20 @@ def run_job(job, limits: Limits | None = None, on_start=None) -> Outcome:
 
     on_start(process, stage_path), if given, is called once the child runs: the GUI polls
     the stage file for progress and cancels by killing the child's process group."""
+    from cadbench_wb import memory_use  # noqa: PLC0415 - resource: POSIX only
+
     job = Job.of(job)
     limits = limits or Limits()
-    return settled(job, limits, _run_child(job, limits, on_start))
+    asked = limits.memory_mb
+    memory_mb, clamped = memory_use.fitted_mb(asked)
+    limits = dataclasses.replace(limits, memory_mb=memory_mb)
+    outcome = settled(job, limits, _run_child(job, limits, on_start))
+    if clamped is None or outcome.value is None:
+        return outcome
+    # Said in the JSON: the figures are the same under a smaller limit, but a memory
+    # failure then names the smaller one.
+    note = {"memoryMb": memory_mb, "askedMemoryMb": asked, "note": clamped}
+    return dataclasses.replace(outcome, value=dict(outcome.value, memoryLimit=note))
 
 
 def settled(job: Job, limits: Limits, ending: Ending, run=None) -> Outcome:

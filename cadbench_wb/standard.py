@@ -238,10 +238,17 @@ DEGENERATE_SOLID = {
 #   limit, and the largest real test part (NIST CTC-02) has 637 faces: 5,000 is about eight
 #   times that. Counted in a STEP's text (ADVANCED_FACE entities, which matched the faces
 #   read on every NIST part) before OpenCASCADE reads it, and on the shapes of the others.
+# - candidate_max_bytes: a candidate file larger than this is refused by its size alone,
+#   before it is hashed or copied (a 9 GiB sparse file took 121 s to hash). A 5,000-face
+#   STEP is some 13 MB (the 20,160-face compound of tests/hostile is 54 MB) and a
+#   50,000-triangle ASCII STL some 15 MB: 1 GiB, FCSTD_MAX_UNCOMPRESSED_BYTES's figure,
+#   is 70 times either.
 INPUT_SIZE = {
     "mesh_max_triangles": 50_000,
     "brep_max_faces": 5_000,
+    "candidate_max_bytes": 1 << 30,
 }
+CANDIDATE_MAX_BYTES = INPUT_SIZE["candidate_max_bytes"]
 
 # Diff pieces smaller than this share of the reference's volume are left out of the diff
 # view and files (counted instead): 1e-5 is ten times the inclusion-exclusion tolerance
@@ -453,24 +460,40 @@ INTERPRETATION = {
     "missing_share": 0.05,
     "size_ratio_off": 0.02,
     "center_offset_rel": 0.01,
+    # A candidate off by more than size_ratio_off in volume is "uniformly scaled" when its
+    # volume's cube root and its three principal radii of gyration give one factor within
+    # this (relative; metrics/unit_scale.py), and that factor names a unit mix-up (25.4,
+    # 1000, 10, 304.8 either way) within it too. 0.2 %: the exact moments of a scaled
+    # B-rep agree to rounding, the fine meshes' to about 1e-4 (app/shape/alignment.py);
+    # a cube stretched 2 % along one axis gives factors 0.66 % apart.
+    "uniform_scale_rel": 0.002,
 }
 
 # Child process that reads and measures candidates (runner.py).
 DEFAULT_TIMEOUT_S = 300
 DEFAULT_MEMORY_MB = 8192
 # The smallest --memory-mb accepted (input_checks.memory_megabytes): the scoring child must
-# import numpy and FreeCAD (Part, Mesh, OpenBLAS' thread buffers) before it reads any model.
-# Measured here (FreeCAD 0.20.2, Debian 12; runner.run_job on two 10 mm boxes, every metric,
-# RLIMIT_AS): 450 MB scores in 2 s; 400 MB hangs until the time limit (a thread that cannot
-# get its stack), 250 MB dies importing numpy. Below the minimum nothing can be scored and
-# the failure would look like the candidate's timeout; 512 keeps a margin for a small model.
-MIN_MEMORY_MB = 512
+# import numpy and FreeCAD (Part, Mesh, OpenBLAS' buffers) and score a case's own reference.
+# Measured here (FreeCAD 0.20.2, Debian 12, RLIMIT_AS; `cadbench score --case` of each of
+# the 11 bundled cases' references against themselves, every metric, one OpenBLAS thread):
+# 896 MB scores all 11 as without a limit; 768 MB fails 8 of them (memory in alignment,
+# shapeIoU or threadMatch; NIST FTC-06 times out); at 576 MB and below OpenBLAS retries its
+# buffer's allocation for ever inside numpy's eigh (metrics/rigid.py), a timeout that was
+# charged to the candidate. 1024 keeps 14 % over the largest bundled case's need; the
+# self-test's BLAS step (app/kernel_selftest.py) turns a limit too low for that buffer into
+# the scorer's own failure before any model is read.
+MIN_MEMORY_MB = 1024
 # The largest --memory-mb accepted: 4 TiB, more than any machine this runs on; RLIMIT_AS
 # takes bytes as a C long and refuses numbers past 2^63 (then nothing would be scored).
 MAX_MEMORY_MB = 1 << 22
 # The longest --timeout accepted: a week, longer than any scoring should take; the child's
 # CPU-time backstop (RLIMIT_CPU, whole seconds) refuses numbers past a C long (1e300 s).
 MAX_TIMEOUT_S = 7 * 24 * 3600
+# The shortest --timeout accepted: a scoring child's start (the interpreter, FreeCAD's
+# import, the kernel self-test) took 1.0 s of wall time here on an idle machine, before any
+# model is read; under five times that the limit runs out in the scorer's own start-up
+# (which was reported as environment_broken, exit 8), so it is refused as a usage error.
+MIN_TIMEOUT_S = 5
 
 # Input limits, checked before any work starts (inputs/checks.py, inputs/fcstd_archive.py,
 # inputs/bounded_yaml.py, drafting/reading.py); each refusal names the limit it hit.

@@ -9,7 +9,9 @@ being handled when the kernel went down (outcome.py). The reference (and its cas
 before the candidate is touched.
 """
 
+import functools
 import json
+import os
 import sys
 
 
@@ -31,7 +33,8 @@ def run(job: dict, stage_path: str) -> dict:
     stage = _stage_writer(job, stage_path)
     try:
         if job.kind == "score":
-            return _score(job, stage)
+            scratch = None if stage_path == os.devnull else os.path.dirname(stage_path)
+            return _score(job, stage, scratch or None)
         if job.kind == "load":
             return _load(job, stage)
         if job.kind == "drawing":
@@ -99,12 +102,13 @@ def _stage_writer(job, stage_path: str):
     return stage
 
 
-def _score(job, stage) -> dict:
+def _score(job, stage, scratch: str | None = None) -> dict:
     """Score one candidate: the self-test, then the case and the reference read and checked,
     then the candidate (each file hashed under its own stage, so a stall is put on the party
     whose file stalls), then the scoring itself."""
     from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.app import kernel_selftest, scoring  # noqa: PLC0415
+    from cadbench_wb.errors import DeliveryFailure  # noqa: PLC0415
     from cadbench_wb.outcome import CANDIDATE_STAGE, REFERENCE_STAGE  # noqa: PLC0415
 
     drawn = job.case and "drawingMatch" in results.requested_metrics(job.options.only)
@@ -113,27 +117,50 @@ def _score(job, stage) -> dict:
     if job.case:
         stage(REFERENCE_STAGE, job.case)
         case = case_of(job)
-    # A code submission is scored by the model its script made (code/delivery.py).
-    from cadbench_wb.code import delivery  # noqa: PLC0415
-
-    candidate, failure = delivery.scored_file(job)
-    if not job.control_stage:  # (a control job's candidate is its reference)
-        stage(REFERENCE_STAGE)
-        results.file_digest(job.reference)  # read once here; the result reuses the digest
-        stage(CANDIDATE_STAGE)
-        results.file_digest(candidate)
     options = job.options.as_dict()
     if job.control_pose:
         options["control_pose"] = list(job.control_pose)
     if job.unchecked:
         options["unchecked"] = dict(job.unchecked)
-    scored = scoring.score_files(
-        job.reference, candidate, options, case=case, stage=stage, aligned=stage.aligned,
-        candidate_failure=failure,
+    scored = functools.partial(
+        scoring.score_files, job.reference, options=options, case=case, stage=stage,
+        aligned=stage.aligned,
     )  # fmt: skip
-    if job.code:
-        scored = delivery.with_code(scored, job)
-    return {"control": "passed"} if job.control_stage else {"result": scored}
+    if job.control_stage:  # (a control job's candidate is its reference)
+        scored(job.reference)
+        return {"control": "passed"}
+    stage(REFERENCE_STAGE)
+    results.file_digest(job.reference)  # read once here; the result reuses the digest
+    stage(CANDIDATE_STAGE)
+    refused = (job.params or {}).get("refused")
+    if refused:  # found before reading (a campaign's link out of the submissions folder)
+        failure = DeliveryFailure(refused["reason"], refused["detail"])
+        return {"result": scored(job.candidate, refused=failure)}
+    # A code submission is scored by the model its script made (code/delivery.py).
+    from cadbench_wb.code import delivery  # noqa: PLC0415
+
+    candidate, failure = delivery.scored_file(job)
+    if failure is not None:  # the script made no model: nothing to read
+        result = scored(candidate, refused=failure)
+    else:
+        result = _scored_bytes(candidate, scored, scratch)
+    return {"result": delivery.with_code(result, job) if job.code else result}
+
+
+def _scored_bytes(candidate: str, scored, scratch: str | None) -> dict:
+    """The scoring of exactly the bytes its result's sha256 names (inputs/delivered.py): a
+    private copy of the candidate (in scratch: the folder of the stage file, which the
+    parent removes whatever becomes of this process), or the file in place hashed before
+    and after. scored(path): the scoring of the file at path."""
+    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.inputs import delivered  # noqa: PLC0415
+
+    with delivered.scored_copy(candidate, scratch) as path:
+        before = results.file_digest(path)
+        result = scored(path)
+        if path == candidate:
+            delivered.check_unchanged(path, before)
+    return delivered.renamed(result, path, candidate)
 
 
 def case_of(job):
@@ -182,8 +209,6 @@ def _injected_fault(stage: str, job) -> None:
     its self-test), so the parent's handling can be tested for real. 'crash:alignment NAME_PART' hits only
     candidates whose file name contains NAME_PART (a crash that is the candidate's doing);
     without it every job is hit, the reference scored against itself included."""
-    import os  # noqa: PLC0415
-
     fault, _, name_part = os.environ.get("CADBENCH_FAULT", "").strip().partition(" ")
     kind, _, where = fault.partition(":")
     if where != stage:
@@ -235,8 +260,6 @@ def _run_files(job_path: str, result_path: str, stage_path: str) -> int:
     outcome = run(job, stage_path)
     with open(result_path + ".tmp", "w") as handle:
         json.dump(outcome, handle)
-    import os  # noqa: PLC0415
-
     os.replace(result_path + ".tmp", result_path)
     return 0
 

@@ -15,7 +15,7 @@ from cadbench_wb.app import fcstd_shapes
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
 from cadbench_wb.freecad_env import import_freecad
 from cadbench_wb.inputs import checks as input_checks
-from cadbench_wb.inputs import formats
+from cadbench_wb.inputs import formats, step_units
 
 
 @dataclasses.dataclass
@@ -42,6 +42,8 @@ class LoadedModel:
     # The exact volume of each delivered solid, in file order (B-rep files: what the checks
     # measured, and what app/reference_facts.py keeps for the next scoring of the file).
     solid_volumes: list | None = None
+    # STEP only: the length unit the file declares (inputs/step_units.py), None: none read.
+    length_unit: str | None = None
 
     def summary(self) -> dict:
         found = {
@@ -53,6 +55,8 @@ class LoadedModel:
             "fromMesh": self.from_mesh,
             "notes": list(self.notes),
         }
+        if self.length_unit is not None:
+            found["lengthUnit"] = self.length_unit
         if self.scored_objects:
             found["objects"] = [dict(o) for o in self.scored_objects]
         return found
@@ -89,10 +93,13 @@ def _load(path: str, known_volumes=None) -> LoadedModel:
     import_freecad()
     notes: list[str] = []
     objects, scored = [], []
+    unit = None
     if fmt == "step":
         faces = step_face_count(path)
         if faces > standard.INPUT_SIZE["brep_max_faces"]:
             raise DeliveryFailure("too_large", size_refusal(path, faces, "brep_max_faces", "faces"))
+        unit, unit_notes = step_units.length_unit(path)
+        notes.extend(unit_notes)
     if fmt == "fcstd":
         shapes, notes, objects, scored = fcstd_shapes.document_shapes(path)
     elif fmt in formats.MESH_FORMATS:
@@ -135,6 +142,7 @@ def _load(path: str, known_volumes=None) -> LoadedModel:
         document_objects=objects,
         scored_objects=scored,
         solid_volumes=solid_volumes,
+        length_unit=unit,
     )
 
 

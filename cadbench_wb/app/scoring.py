@@ -44,7 +44,7 @@ def score_files(
     case=None,
     stage=lambda name: None,
     aligned=lambda rotation, translation: None,
-    candidate_failure: DeliveryFailure | None = None,
+    refused: DeliveryFailure | None = None,
 ) -> dict:
     """The finished result dict of one scoring (see README: the JSON it writes).
 
@@ -54,7 +54,8 @@ def score_files(
     moved by that pose is the candidate, placed back by the same pose, and a stage that
     fails raises. options["unchecked"] ({metric: {"candidate", "control"}}): metrics whose
     stage failed on the candidate and on its control, left NOT CHECKED and not run.
-    candidate_failure: the candidate is known undelivered already (a script that failed)."""
+    refused: a delivery failure found before the candidate is read (a campaign's link out of
+    the submissions folder, a script that failed): the candidate is then never read."""
     options = dict(options or {})
     requested = results.requested_metrics(options.get("only"))
     started, cpu = time.perf_counter(), _cpu_now()
@@ -85,7 +86,7 @@ def score_files(
     try:
         return _scored(
             reference, candidate, options, case, (stage, aligned), result, ref, ahead,
-            (started, cpu), candidate_failure,
+            (started, cpu), refused,
         )  # fmt: skip
     finally:
         for work in ahead.values():
@@ -98,9 +99,8 @@ def _run(requested, options: dict) -> tuple:
 
 
 def _scored(
-    reference, candidate, options, case, callbacks, result, ref, ahead, clocks,
-    candidate_failure=None,
-) -> dict:  # fmt: skip
+    reference, candidate, options, case, callbacks, result, ref, ahead, clocks, refused=None
+) -> dict:
     """score_files once the reference is read, with the work started ahead for it;
     callbacks: (stage, aligned) of score_files; clocks: (wall, CPU) when it started."""
     started, cpu = clocks
@@ -110,13 +110,15 @@ def _scored(
     stage("candidate")
     t0 = time.perf_counter()
     try:
-        if candidate_failure is not None:
-            raise candidate_failure
+        if refused is not None:
+            raise refused
         cand = _candidate_model(candidate, ref, options)
     except DeliveryFailure as failure:
         failed = results.failure_result(
             reference, candidate, _public(options), failure.reason, failure.detail, requested
         )
+        if refused is not None:  # unread: its target's hash is not the delivery's
+            failed["candidate"].update(sha256=None, identicalToReference=False)
         failed["reference"].update(ref.summary())
         failed["freecadVersion"] = result["freecadVersion"]
         if case is not None:

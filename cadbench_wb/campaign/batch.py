@@ -11,17 +11,19 @@ campaign is run again under one standard.
 import contextlib
 import dataclasses
 import datetime
+import errno
 import os
 import socket
+import sqlite3
 import sys
 import time
 
 from cadbench_wb import cases as cases_mod
-from cadbench_wb import outcome, standard
+from cadbench_wb import memory_use, outcome, standard
 from cadbench_wb import result as results
 from cadbench_wb.campaign import field, figures, layout, manifest, pool, store
 from cadbench_wb.code import jobs as code_jobs
-from cadbench_wb.errors import CampaignBusy, UsageError
+from cadbench_wb.errors import CampaignBusy, OutputUnwritable, UsageError
 from cadbench_wb.fingerprint import drawing_fingerprint, metric_fingerprint
 
 SCHEMA = "cadbench.campaign/1"
@@ -98,6 +100,12 @@ def plan(settings: Settings) -> Plan:
             # carries the case's ceilings and applicability as every other failure does.
             path = os.path.join(found.root, submission.system, submission.run, case.id)
             fmt, candidate_hash = "none", "missing"
+        elif submission.refused:
+            # Refused unread (a link out of the system's folder): keyed by the refusal and
+            # the path it names, never by the bytes it points at.
+            path = submission.path
+            refusal = submission.refused["reason"] + ":" + results.text_digest(path)
+            fmt, candidate_hash = store.candidate_format(path), refusal
         else:
             path = submission.path
             # A file the scorer may not read is scored (unreadable_file with the OS's reason
@@ -109,9 +117,10 @@ def plan(settings: Settings) -> Plan:
         key = store.score_key(case_hashes[case.id], candidate_hash, fmt, options, stamps)
         scorings.append(Planned(submission, case, key))
         if key not in jobs:
+            params = {"refused": submission.refused} if submission.refused else {}
             payload = outcome.Job(
                 "score", case.reference_path, path, outcome.Options.from_dict(options), case.path,
-                case_data=case_data[case.id],
+                case_data=case_data[case.id], params=params,
             )  # fmt: skip
             jobs[key] = pool.Job(
                 key, payload, case=case, case_hash=case_hashes[case.id],
@@ -154,6 +163,10 @@ def execute(settings: Settings, the_plan: Plan, jobs: list, score_store, progres
             changed = _standard_changed(outcome["result"], the_plan.stamps)
             if changed:
                 outcome = pool.not_checked("standard_changed", changed)
+            else:
+                changed = store.candidate_change(job.candidate_hash, outcome["result"])
+                if changed:
+                    outcome = pool.not_checked("candidate_changed", changed)
         if outcome["status"] == pool.SCORED:
             result = dict(outcome["result"])
             result.pop("timing", None)
@@ -173,6 +186,10 @@ def execute(settings: Settings, the_plan: Plan, jobs: list, score_store, progres
         progress.done(None)
 
     jobs = longest_first(jobs)
+    if not settings.scheduler:
+        _memory_mb, clamped = memory_use.fitted_mb(settings.memory_mb)  # a UsageError first
+        if clamped:
+            print(f"cadbench run: {clamped}", file=settings.progress_stream or sys.stderr)
     if settings.scheduler:
         from cadbench_wb.campaign import distributed  # noqa: PLC0415
 
@@ -258,9 +275,33 @@ def run_campaign(settings: Settings) -> dict:
     """Plan, score what is missing, write the reports; returns the results document plus
     'stats' (this run's counts and timings, which results.json leaves out). One run at a
     time per campaign folder (campaign_lock)."""
-    os.makedirs(settings.out_dir, exist_ok=True)
-    with campaign_lock(settings.out_dir):
-        return _run_locked(settings)
+    try:
+        os.makedirs(settings.out_dir, exist_ok=True)
+        with campaign_lock(settings.out_dir):
+            return _run_locked(settings)
+    except (sqlite3.OperationalError, OSError) as exc:
+        why = unwritable_reason(exc)
+        if why is None:
+            raise
+        raise OutputUnwritable(
+            f"{settings.out_dir}: the campaign folder cannot be written ({why}); every score "
+            "finished before is kept in its store: make room and run the same command again"
+        ) from None
+
+
+# What a write into the campaign folder fails with when the folder cannot take it: a full
+# disk, a quota, a file-size limit (ulimit -f), a read-only file system.
+_UNWRITABLE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
+
+
+def unwritable_reason(exc: Exception) -> str | None:
+    """The OS's or SQLite's words when exc says the output cannot be written, else None."""
+    if isinstance(exc, sqlite3.OperationalError):
+        text = str(exc)
+        return None if "locked" in text else f"SQLite: {text}"
+    if isinstance(exc, OSError) and exc.errno in _UNWRITABLE_ERRNOS:
+        return exc.strerror or os.strerror(exc.errno)
+    return None
 
 
 @contextlib.contextmanager

@@ -7,7 +7,8 @@ with its task. On a Dask worker, each task thread keeps one reused scoring proce
 (pool.WorkerProcess), so FreeCAD is imported once per thread and a kernel crash takes down
 that process, never the Dask worker. A task that the cluster loses (a worker killed, a
 connection gone) is NOT CHECKED and retried, like a lost local worker (seed 004); a lost
-scheduler ends the run with everything finished kept (exit 6).
+scheduler, or a cluster whose every worker was lost, ends the run with everything finished
+kept (exit 6).
 """
 
 import dataclasses
@@ -24,8 +25,11 @@ from cadbench_wb.errors import FreeCADUnavailable, UsageError
 SKIPPED_CASE_FOLDERS = ("candidates",)
 CONNECT_TIMEOUT_S = 20
 # A scheduler the client cannot reach for this long is lost: the run ends (exit 6) instead
-# of waiting for ever; each poll for finished tasks waits at most POLL_S.
+# of waiting for ever; each poll for finished tasks waits at most POLL_S. So is a cluster
+# with no worker left for WORKERS_LOST_S (its last worker died): the scheduler keeps the
+# tasks pending for ever, for a worker that may never come.
 SCHEDULER_LOST_S = 30
+WORKERS_LOST_S = 30
 POLL_S = 1.0
 
 _local = threading.local()
@@ -164,7 +168,7 @@ def run_on_cluster(address: str, jobs: list, timeout: float, memory_mb: int, on_
     try:
         for job in jobs:
             submit(job)
-        lost_since = None
+        lost_since = workers_gone_since = None
         while futures:
             done = _finished(list(futures))
             if client.status == "running":
@@ -172,7 +176,14 @@ def run_on_cluster(address: str, jobs: list, timeout: float, memory_mb: int, on_
             else:
                 lost_since = lost_since or time.monotonic()
                 if time.monotonic() - lost_since > SCHEDULER_LOST_S:
-                    _give_up(address, futures, on_done)
+                    _give_up(futures, on_done, _scheduler_lost(address))
+                    break
+            if done or _workers(client) != 0:
+                workers_gone_since = None
+            else:
+                workers_gone_since = workers_gone_since or time.monotonic()
+                if time.monotonic() - workers_gone_since > WORKERS_LOST_S:
+                    _give_up(futures, on_done, _workers_lost(address))
                     break
             for future in done:
                 job = futures.pop(future)
@@ -214,13 +225,34 @@ def _finished(futures: list) -> list:
         return []
 
 
-def _give_up(address: str, futures: dict, on_done) -> None:
-    """The scheduler has been unreachable past SCHEDULER_LOST_S: every job still out is NOT
-    CHECKED (lost; what finished is in the store already) and the run ends, exit 6."""
-    detail = (
+def _workers(client) -> int | None:
+    """How many workers the scheduler has now; None when it cannot say (then the lost
+    scheduler's own timer decides)."""
+    try:
+        return len(client.scheduler_info().get("workers", {}))
+    except Exception:  # noqa: BLE001 - a scheduler going away answers nothing
+        return None
+
+
+def _scheduler_lost(address: str) -> str:
+    return (
         f"the Dask scheduler at {address} was lost mid-run (unreachable for more than "
         f"{SCHEDULER_LOST_S} s); finished scorings are kept: run the same command again"
     )
+
+
+def _workers_lost(address: str) -> str:
+    return (
+        f"the Dask scheduler at {address} has had no worker for more than {WORKERS_LOST_S} s "
+        "(every worker of the run was lost); finished scorings are kept: start workers and "
+        "run the same command again"
+    )
+
+
+def _give_up(futures: dict, on_done, detail: str) -> None:
+    """The cluster cannot score (its scheduler unreachable past SCHEDULER_LOST_S, or no
+    worker left past WORKERS_LOST_S): every job still out is NOT CHECKED (lost; what
+    finished is in the store already) and the run ends, exit 6."""
     for job in futures.values():
         job.attempts = max(job.attempts, pool.RETRIES) + 1
         on_done(job, pool.not_checked("worker_lost", detail, status=pool.LOST))

@@ -63,6 +63,8 @@ def row_of(submission, case, result: dict | None, unchecked: dict | None = None)
     row["delivered"] = result["delivered"]
     row["failure"] = result.get("failure")
     row["candidateSha256"] = (result.get("candidate") or {}).get("sha256")
+    if (result.get("candidate") or {}).get("identicalToReference"):
+        row["identicalToReference"] = True  # the reference's own bytes, delivered
     for metric in ordered_metrics(result.get("verdicts", {})):
         value = result.get(metric, result["verdicts"][metric].get("value"))
         row[metric] = value if isinstance(value, (int, float)) or value is None else None

@@ -6,7 +6,13 @@ Every system x run x case is one scoring. A case with no file in a run is a deli
 whatever its extension (an unreadable format is the candidate's failure, unsupported_format);
 when a run holds several files for one case, the first in MODEL_PREFERENCE is scored and the
 others are listed as ignored. Files named after no case are listed too (a typo in a name
-would otherwise pass unnoticed as a missing delivery).
+would otherwise pass unnoticed as a missing delivery). Anything named after a case is its
+candidate, a FIFO or a folder too (the scorer refuses it unopened: unreadable_file).
+
+A delivery is what a system wrote into its own folder: a candidate whose real path (every
+symlink resolved) leaves SUBMISSIONS/<system>/ - a link to a case's reference, or to another
+system's file - is refused unread (link_outside_submissions), so that a system that may
+write its output but not read the cases never gets the truth scored as its delivery.
 """
 
 import dataclasses
@@ -25,6 +31,7 @@ class Submission:
     run: str
     case_id: str
     path: str | None  # absolute, or None when nothing was delivered
+    refused: dict | None = None  # {reason, detail}: a delivery failure found before reading
 
     @property
     def name(self) -> str:
@@ -61,6 +68,23 @@ def _visible_folders(folder: str) -> list[str]:
     )
 
 
+LINK_OUTSIDE = "link_outside_submissions"
+
+
+def link_refusal(path: str, system_dir: str, shown_name: str) -> dict | None:
+    """{reason, detail} when path, once every symlink is resolved, is not inside its system's
+    own folder (a dangling link inside it is left to the scorer: missing_candidate)."""
+    root = os.path.realpath(system_dir)
+    target = os.path.realpath(path)
+    if os.path.commonpath([root, target]) == root:
+        return None
+    detail = (
+        f"{shown_name} is a symlink that resolves outside its system's folder in the "
+        "submissions folder: refused unread (a delivery is a file the system wrote itself)"
+    )
+    return {"reason": LINK_OUTSIDE, "detail": detail}
+
+
 def _rank(path: str) -> tuple:
     fmt = FORMATS.get(os.path.splitext(path)[1].lower())
     order = MODEL_PREFERENCE.index(fmt) if fmt in MODEL_PREFERENCE else len(MODEL_PREFERENCE)
@@ -94,17 +118,22 @@ def discover(root: str, case_ids: list[str]) -> Layout:
             by_case = {}
             for name in sorted(os.listdir(run_dir)):
                 path = os.path.join(run_dir, name)
-                if name.startswith(".") or not os.path.isfile(path):
+                if name.startswith("."):
                     continue
                 stem = os.path.splitext(name)[0]
                 if stem in case_ids:
                     by_case.setdefault(stem, []).append(path)
-                else:
+                elif os.path.isfile(path):
                     unmatched.append(shown(f"{system}/{run}/{name}"))
             for case_id in case_ids:
                 files = sorted(by_case.get(case_id, []), key=_rank)
                 chosen = files[0] if files else None
-                submissions.append(Submission(shown(system), shown(run), case_id, chosen))
+                refused = None
+                if chosen is not None:
+                    shown_name = shown(f"{system}/{run}/{os.path.basename(chosen)}")
+                    refused = link_refusal(chosen, system_dir, shown_name)
+                submission = Submission(shown(system), shown(run), case_id, chosen, refused)
+                submissions.append(submission)
                 ignored += [shown(f"{system}/{run}/{os.path.basename(f)}") for f in files[1:]]
     if not systems:
         raise UsageError(

@@ -83,7 +83,9 @@ class WorkerProcess:
     """One long-lived scoring child and the state of the job it is handling."""
 
     def __init__(self, memory_mb: int = standard.DEFAULT_MEMORY_MB, env: dict | None = None):
-        self.memory_mb = memory_mb
+        # Never above the hard limit this process inherited (memory_use.fitted_mb): a
+        # prlimit above it fails, and the worker would run unlimited-looking at that limit.
+        self.memory_mb = memory_use.fitted_mb(memory_mb)[0]
         self.folder = tempfile.mkdtemp(prefix="cadbench-worker-")
         # The folder goes with the worker even when close() is never called: a Dask task
         # thread's worker lives in thread-local storage and is dropped when the Dask worker

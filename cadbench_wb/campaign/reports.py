@@ -20,6 +20,7 @@ import xml.etree.ElementTree as ElementTree
 
 from cadbench_wb.campaign import figures
 from cadbench_wb.campaign.report_page import html_text
+from cadbench_wb.errors import UsageError
 from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, NOT_CHECKED, shown_verdict
 
 FILES = ("results.json", "timings.json", "results.csv", "junit.xml", "report.html")
@@ -31,6 +32,20 @@ def _write(path: str, text: str) -> None:
     with open(path + ".tmp", "w", encoding="utf-8", newline="") as handle:
         handle.write(text)
     os.replace(path + ".tmp", path)
+
+
+def inside_out(out_dir: str, *parts: str) -> str:
+    """out_dir joined with parts, which must stay inside out_dir once every symlink is
+    resolved: case ids are validated names (cases.CASE_ID_PATTERN) and system and run names
+    are folder names, so this is the backstop that no name ever writes elsewhere."""
+    root = os.path.realpath(out_dir)
+    target = os.path.realpath(os.path.join(root, *parts))
+    if any(os.sep in p or p in ("", ".", "..") for p in parts) or (
+        os.path.commonpath([root, target]) != root
+    ):
+        shown = "/".join(parts)
+        raise UsageError(f"{shown}: a report path that leaves the campaign folder {out_dir}")
+    return target
 
 
 def as_json(document: dict) -> str:
@@ -50,9 +65,7 @@ def write_reports(
     _write(paths["report.html"], html_text(document))
     for row, result in zip(document["scorings"], full_results, strict=True):
         if result is not None:
-            target = os.path.join(
-                out_dir, "scores", row["system"], row["run"], f"{row['case']}.json"
-            )
+            target = inside_out(out_dir, "scores", row["system"], row["run"], f"{row['case']}.json")
             _write(target, as_json(result))
     return paths
 

@@ -56,6 +56,25 @@ def score_key(
     return hashlib.sha256(material.encode()).hexdigest()
 
 
+def candidate_change(planned_hash: str, result: dict) -> str | None:
+    """Why a result may not be stored under the key planned for planned_hash: the bytes it
+    scored (its candidate's sha256, None when none were read) are not the planned ones, as
+    when the file was replaced between the plan and the scoring. None when they agree."""
+    planned = planned_hash if _is_sha256(planned_hash) else None
+    scored = (result.get("candidate") or {}).get("sha256")
+    if scored == planned:
+        return None
+    return (
+        f"the candidate changed between the plan (sha256 {planned or 'none: not a readable file'})"
+        f" and its scoring (sha256 {scored or 'none: not read'}): not stored; run the same "
+        "command again once the submissions stay put"
+    )
+
+
+def _is_sha256(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
 def candidate_format(path: str) -> str:
     return FORMATS.get(os.path.splitext(path)[1].lower(), "unknown")
 

@@ -22,6 +22,9 @@ def add_arguments(parser) -> None:
         help="comma-separated entity types that make a candidate unscorable "
         "(replaces the default list; '' allows everything)",
     )
+    from cadbench_wb.commands.dxf_check import add_timeout_argument  # noqa: PLC0415
+
+    add_timeout_argument(parser)
 
 
 def run(args) -> int:
@@ -29,7 +32,7 @@ def run(args) -> int:
 
     from cadbench_wb import console  # noqa: PLC0415
     from cadbench_wb import result as results  # noqa: PLC0415
-    from cadbench_wb.drafting.score import score_drawings  # noqa: PLC0415
+    from cadbench_wb.drafting.score import score_drawings, timed_out  # noqa: PLC0415
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
 
     for option, path in (("--diagnostic", args.diagnostic), ("--json", args.json)):
@@ -38,9 +41,18 @@ def run(args) -> int:
     prohibited = None
     if args.prohibit is not None:
         prohibited = [name.strip() for name in args.prohibit.split(",") if name.strip()]
-    result = score_drawings(
-        args.gold, args.candidate, prohibited=prohibited, diagnostic=args.diagnostic
-    )
+    from cadbench_wb.time_limit import TimeLimitReached, wall_clock  # noqa: PLC0415
+
+    try:
+        with wall_clock(args.timeout):
+            result = score_drawings(
+                args.gold, args.candidate, prohibited=prohibited, diagnostic=args.diagnostic
+            )
+    except TimeLimitReached:
+        # The candidate's scored failure, as a scoring's timeout is: a drawing must not
+        # escape a FAIL by being slow to read (a gold should be checked against itself).
+        detail = f"{args.candidate}: not scored within {args.timeout:g} s (--timeout)"
+        result = timed_out(args.gold, args.candidate, detail, prohibited)
     text = results.dumps(result, indent=2, sort_keys=True)
     if args.json == "-":
         console.write_result(text + "\n")

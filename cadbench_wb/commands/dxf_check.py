@@ -3,7 +3,7 @@
 
 import sys
 
-from cadbench_wb.inputs.checks import output_file
+from cadbench_wb.inputs.checks import output_file, timeout_seconds
 
 HELP = "check that every dimension of a DXF drawing prints what its lines measure"
 
@@ -18,6 +18,20 @@ def add_arguments(parser) -> None:
         default="1:1",
         help="the sheet's scale, e.g. 1:2 (lengths then print twice what their lines "
         "measure); default 1:1",
+    )
+    add_timeout_argument(parser)
+
+
+def add_timeout_argument(parser) -> None:
+    """--timeout for the commands that read a DXF in this process (time_limit.py)."""
+    from cadbench_wb import standard  # noqa: PLC0415
+
+    parser.add_argument(
+        "--timeout",
+        type=timeout_seconds,
+        default=standard.DEFAULT_TIMEOUT_S,
+        help=f"seconds (default {standard.DEFAULT_TIMEOUT_S}): past it, the drawing's failure "
+        "is `timeout`",
     )
 
 
@@ -43,14 +57,19 @@ def run(args) -> int:
     from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.drafting.checks import check_file, failed_report  # noqa: PLC0415
     from cadbench_wb.drafting.reading import DrawingUnreadable  # noqa: PLC0415
+    from cadbench_wb.time_limit import TimeLimitReached, wall_clock  # noqa: PLC0415
 
     scale = scale_factor(args.scale)
     try:
-        report = check_file(args.file, scale)
+        with wall_clock(args.timeout):
+            report = check_file(args.file, scale)
         status = 0
     except DrawingUnreadable as exc:
         report = failed_report(args.file, exc.reason, exc.detail)
         status = exc.exit_status
+    except TimeLimitReached:
+        detail = f"{args.file}: not checked within {args.timeout:g} s (--timeout)"
+        report, status = failed_report(args.file, "timeout", detail), 2
     text = results.dumps(report, indent=2, sort_keys=True)
     if args.json == "-":
         console.write_result(text + "\n")

@@ -121,6 +121,10 @@ def run(args) -> int:
         if names:
             print(f"{len(names)} file(s) {what}:")
             print("\n".join(f"  {name}" for name in names))
+    copies = [r["candidate"] for r in document["scorings"] if r.get("identicalToReference")]
+    if copies:
+        print(f"{len(copies)} candidate(s) byte for byte the case's own reference:")
+        print("\n".join(f"  {name}" for name in copies))
     print(figures.closing_line(document, stats["wallSeconds"]))
     unscored = sum(s["notScored"] for s in document["summary"].values())
     if unscored:

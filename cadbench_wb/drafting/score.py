@@ -207,6 +207,14 @@ def score_drawings(
     return _rounded(result)
 
 
+def timed_out(gold_path: str, candidate_path: str, detail: str, prohibited=None) -> dict:
+    """The result of a scoring stopped by the command's time limit: score 0, `timeout`
+    (commands/drawing_score.py; never raised here, so not among FAILURE_REASONS)."""
+    result = _result(gold_path, candidate_path, scorer_config(prohibited))
+    result["failure"], result["failure_detail"] = "timeout", detail
+    return _rounded(result)
+
+
 def _interpreted(failure: str, what, *args, **kwargs):
     """Run one reading step; a drawing whose content ezdxf cannot interpret fails with
     ``failure`` instead of breaking the scorer (seed 001: no escape by crashing it)."""

@@ -135,7 +135,7 @@ def kernel_safe_name(path: str) -> bool:
 
 
 def timeout_seconds(text: str) -> float:
-    """--timeout: a positive, finite number of seconds, at most standard.MAX_TIMEOUT_S."""
+    """--timeout: a finite number of seconds from standard.MIN_TIMEOUT_S to MAX_TIMEOUT_S."""
     try:
         value = float(text)
     except ValueError:
@@ -143,6 +143,11 @@ def timeout_seconds(text: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(
             f"{text!r}: give the time limit in seconds, a finite number above 0"
+        )
+    if value < standard.MIN_TIMEOUT_S:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: at least {standard.MIN_TIMEOUT_S} s: a scoring process needs about a "
+            "second to start before it reads any model (standard.MIN_TIMEOUT_S)"
         )
     if value > standard.MAX_TIMEOUT_S:
         raise argparse.ArgumentTypeError(
@@ -164,7 +169,7 @@ def memory_megabytes(text: str) -> int:
     if value < standard.MIN_MEMORY_MB:
         raise argparse.ArgumentTypeError(
             f"{value} MB: the scoring process needs at least {standard.MIN_MEMORY_MB} MB "
-            "(numpy and FreeCAD must import before any model is read)"
+            "(numpy, FreeCAD and OpenBLAS' buffer, and the scoring of a bundled case: standard.py)"
         )
     return value
 

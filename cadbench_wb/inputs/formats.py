@@ -8,6 +8,7 @@ or a file of the wrong kind gets a named reason instead of a kernel error.
 import os
 import zipfile
 
+from cadbench_wb import standard
 from cadbench_wb.errors import DeliveryFailure
 from cadbench_wb.inputs import checks as input_checks
 from cadbench_wb.inputs import fcstd_archive
@@ -52,8 +53,15 @@ def checked_format(path: str) -> str:
         raise DeliveryFailure("unreadable_file", str(problem)) from None
     with handle:
         fmt = format_of(path)
-        if os.fstat(handle.fileno()).st_size == 0:
+        size = os.fstat(handle.fileno()).st_size
+        if size == 0:
             raise DeliveryFailure("empty_file", f"{_shown(path)}: the file has 0 bytes")
+        if size > standard.CANDIDATE_MAX_BYTES:
+            raise DeliveryFailure(
+                "too_large",
+                f"{_shown(path)}: {size} bytes > {standard.CANDIDATE_MAX_BYTES} (standard."
+                "INPUT_SIZE candidate_max_bytes): refused by its size, unread",
+            )
         try:
             head = handle.read(512)
         except OSError as exc:  # EIO, EISDIR on odd file systems

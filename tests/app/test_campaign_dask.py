@@ -65,6 +65,73 @@ def test_an_unreachable_scheduler_is_a_usage_error():
     assert time.monotonic() - started < 30
 
 
+def _stored(out) -> int:
+    import sqlite3
+
+    path = os.path.join(out, "campaign.sqlite")
+    if not os.path.exists(path):
+        return 0
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
+            return db.execute("SELECT COUNT(*) FROM scores").fetchone()[0]
+    except sqlite3.OperationalError:  # the table not made yet
+        return 0
+
+
+@pytest.mark.slow
+def test_a_run_whose_every_worker_dies_ends_and_keeps_what_finished(part, tmp_path, monkeypatch):
+    """Issue 31: after its only worker died, `run --scheduler` still said '6/20 scored' 360 s
+    later. The plate's candidates hang (a fault in the scoring child), the others finish;
+    then the only worker is taken away: the run ends within WORKERS_LOST_S and a few polls,
+    with what finished stored and the rest NOT CHECKED (exit 6 from the command line)."""
+    import threading
+
+    from distributed import LocalCluster
+
+    from cadbench_wb.campaign import batch
+
+    campaign = build_campaign(str(tmp_path / "campaign"), part)
+    monkeypatch.setattr(distributed, "WORKERS_LOST_S", 5)
+    monkeypatch.setenv("CADBENCH_FAULT", "hang:alignment plate_c")  # the workers inherit it
+    # Four task threads: the three plate candidates that hang leave one for the others.
+    local = LocalCluster(
+        n_workers=1, threads_per_worker=4, processes=True, dashboard_address=None,
+        local_directory=str(tmp_path / "cluster"),
+    )  # fmt: skip
+    monkeypatch.delenv("CADBENCH_FAULT")
+    out = str(tmp_path / "out")
+    settings = batch.Settings(
+        cases_dir=campaign["cases"], submissions_dir=campaign["submissions"], out_dir=out,
+        scheduler=local.scheduler_address, timeout=600, options={"only": ["shape"]},
+        progress_stream=open(os.devnull, "w"),  # noqa: SIM115 - closed with the process
+    )  # fmt: skip
+    finished = {}
+    thread = threading.Thread(
+        target=lambda: finished.update(document=batch.run_campaign(settings)), daemon=True
+    )
+    try:
+        thread.start()
+        deadline = time.monotonic() + 300
+        while _stored(out) < 4 and time.monotonic() < deadline:  # 8 of 11 can finish
+            time.sleep(0.5)
+        assert _stored(out) >= 4, "the cluster scored too little before its worker went"
+        local.scale(0)  # the only worker ends, with hung plate_c tasks in hand
+        lost_at = time.monotonic()
+        thread.join(timeout=120)
+        assert not thread.is_alive(), "the run did not end after its every worker was lost"
+        assert time.monotonic() - lost_at < 120
+    finally:
+        local.close()
+    rows = finished["document"]["scorings"]
+    stored = _stored(out)
+    checked = [r for r in rows if r["checked"]]
+    unchecked = [r for r in rows if not r["checked"]]
+    assert len(checked) == stored  # every row scored is stored (the missing delivery too)
+    assert unchecked and all(r["notChecked"]["reason"] == "worker_lost" for r in unchecked)
+    assert all("no worker" in r["notChecked"]["detail"] for r in unchecked)
+    assert {r["case"] for r in unchecked} >= {"plate_c"}
+
+
 def test_a_closed_cluster_leaves_no_scoring_folder_behind(cluster, cluster_temp):
     """Last in this file: it closes the module's cluster. Each Dask task thread kept a
     scoring process with its folder (pool.WorkerProcess); none may outlive the cluster."""

@@ -52,13 +52,22 @@ def test_memory_limits_at_their_boundaries():
             input_checks.memory_megabytes(text)
 
 
-def test_timeout_accepts_positive_finite_numbers_up_to_a_week():
-    assert input_checks.timeout_seconds("0.5") == 0.5
+def test_timeout_accepts_finite_numbers_from_the_scorers_start_up_to_a_week():
+    shortest = standard.MIN_TIMEOUT_S
+    assert input_checks.timeout_seconds(str(shortest)) == shortest
+    for text in (str(shortest - 0.01), "0.5"):  # 0.5 s ran out in the child's start (exit 8)
+        with pytest.raises(argparse.ArgumentTypeError, match=f"at least {shortest} s"):
+            input_checks.timeout_seconds(text)
     longest = standard.MAX_TIMEOUT_S
     assert input_checks.timeout_seconds(str(longest)) == longest
     for text in (str(longest + 1), "1e300"):  # 1e300 overflowed RLIMIT_CPU (exit 3)
         with pytest.raises(argparse.ArgumentTypeError, match="at most"):
             input_checks.timeout_seconds(text)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_timeout_shorter_than_the_scorers_start_is_a_usage_error(command):
+    _usage_error((*COMMANDS[command], "--timeout", "0.5"), "--timeout", "at least")
 
 
 def test_a_timeout_past_the_limit_is_a_usage_error():

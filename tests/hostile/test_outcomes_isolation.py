@@ -40,16 +40,16 @@ def many_faces(fc, part, tmp_path_factory):
 
 
 def test_a_candidate_too_big_to_read_is_its_scored_failure_before_any_read(boxes, many_faces):
-    # Under 512 MB (the smallest limit accepted) reading this 20k-face STEP would exhaust the
-    # memory (its reading peaks near 615 MB); the face count in its text refuses it first,
-    # with the limit named, as the candidate's failure (standard.INPUT_SIZE). Memory
+    # Under the smallest limit accepted, reading this 20k-face STEP (which peaks near 615 MB
+    # of address space) and scoring it would run out; the face count in its text refuses it
+    # first, with the limit named, as the candidate's failure (standard.INPUT_SIZE). Memory
     # exhausted by a candidate is the candidate's `memory` failure in every front door:
     # tests/hostile/test_outcomes_front_doors.py.
     from cadbench_wb import standard
 
     status, out, err = run_cli(
-        "score", boxes["reference"], many_faces, "--only", "shape", "--memory-mb", "512",
-        "--json", "-",
+        "score", boxes["reference"], many_faces, "--only", "shape",
+        "--memory-mb", str(standard.MIN_MEMORY_MB), "--json", "-",
     )  # fmt: skip
     assert status == 0, err
     result = json.loads(out)

@@ -6,7 +6,7 @@ import os
 
 from cadbench_wb import standard
 from cadbench_wb.app.shape import fidelity as shape_fidelity
-from cadbench_wb.metrics import verdicts
+from cadbench_wb.metrics import unit_scale, verdicts
 
 
 def shape_stage(context) -> None:
@@ -28,6 +28,9 @@ def shape_stage(context) -> None:
         if computed["shapes"].get(key) is not None:
             context.cache[key] = computed["shapes"][key]
     figures["alignment"] = context.alignment.as_dict()
+    scale = scale_factor(context, figures)
+    if scale is not None:
+        figures["scaleFactor"] = scale
     figures["interpretation"] = interpretation_lines(figures)
     context.result["shape"] = figures
     context.result["shapeIoU"] = figures["iou"]
@@ -37,14 +40,44 @@ def shape_stage(context) -> None:
     context.result["verdicts"]["shapeIoU"] = verdicts.verdict(
         "shapeIoU", figures["iou"], reason=None if figures["method"] == "exact" else reason
     )
+    if scale is not None:  # the failure names the factor and the likely unit mix-up
+        tolerance = standard.INTERPRETATION["uniform_scale_rel"]
+        context.result["verdicts"]["shapeIoU"]["note"] = unit_scale.scale_line(scale, tolerance)
     if context.alignment.ambiguous:
-        context.result["verdicts"]["shapeIoU"]["note"] = (
+        ambiguous = (
             f"{len(context.alignment.alternatives)} other pose(s) fit equally well "
             "(symmetric part): see shape.alignment.alternatives"
         )
+        verdict = context.result["verdicts"]["shapeIoU"]
+        verdict["note"] = f"{verdict['note']}; {ambiguous}" if verdict.get("note") else ambiguous
     export_dir = context.options.get("export_diff")
     if export_dir:
         context.result["diffFiles"] = export_diff(context, export_dir)
+
+
+def scale_factor(context, figures: dict) -> float | None:
+    """The candidate's uniform scale of the reference (metrics/unit_scale.py) when its volume
+    is off by more than INTERPRETATION's size_ratio_off; None otherwise. Measured on the
+    exact B-reps (their moments), or on the fine meshes of alignment where a side is a
+    mesh, and only for such a candidate (on B-spline flanks each exact moment costs ~1 s)."""
+    p = standard.INTERPRETATION
+    ratio = figures.get("volume_ratio")
+    if not ratio or abs(ratio - 1) <= p["size_ratio_off"]:
+        return None
+    from cadbench_wb.app.shape import alignment  # noqa: PLC0415
+
+    properties = []
+    for index, model in enumerate((context.reference, context.candidate)):
+        if getattr(model, "from_mesh", False):
+            meshes = context.alignment.meshes
+            if meshes is None:
+                return None
+            volume, _centre, inertia = alignment.mesh_mass_properties(*meshes[index])
+        else:
+            volume, _centre, inertia = alignment.mass_properties(model.shape)
+        properties.append((volume, inertia))
+    scale = unit_scale.uniform_scale(*properties, p["uniform_scale_rel"])
+    return None if scale is None else float(f"{scale:.6g}")
 
 
 def _meshed_role(context) -> str | None:
@@ -78,6 +111,8 @@ def interpretation_lines(figures: dict) -> list[str]:
     if b and figures["volumeExtra"] / b > p["excess_share"]:
         lines.append(f"Over-generating: {figures['volumeExtra'] / b:.1%} of the candidate is extra")
     ratio = figures["volume_ratio"]
+    if figures.get("scaleFactor") is not None:
+        lines.append(unit_scale.scale_line(figures["scaleFactor"], p["uniform_scale_rel"]))
     if ratio < 1 - p["size_ratio_off"]:
         lines.append(f"Undersized by {1 - ratio:.1%} in volume")
     elif ratio > 1 + p["size_ratio_off"]:
