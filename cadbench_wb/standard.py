@@ -178,12 +178,19 @@ CROSS_CHECK = {
     # fuzzy value of 0.13 mm (48 s of CPU), unchanged by Shape.fix; every other NIST part
     # (STEP and AP242 editions, bundled cases) stays under 2e-5 x diagonal (CTC-05 AP242).
     "exact_max_tolerance_rel": 1e-4,
-    # A safety net, not a budget: a run of the exact booleans still going after this many
-    # seconds (a child process, killed) is stopped and the mesh route decides; the result
-    # says so (crossCheck.exactSafetyNet), because only then does the route depend on the
-    # machine. Well above the slowest pair under exact_max_faces, well inside the default
-    # 300 s scoring limit (DEFAULT_TIMEOUT_S).
-    "exact_safety_net_s": 90.0,
+    # A safety net, not a budget: a run of the exact booleans that has spent this many CPU
+    # seconds (its child process, all attempts together; RLIMIT_CPU, whole seconds) is
+    # stopped and the mesh route decides; the result says so (crossCheck.exactSafetyNet),
+    # because only then does the route depend on the machine (its speed: CPU time does not
+    # grow with the machine's load, as the 90 s of wall clock this replaced did: a pair that
+    # took 7.7 s idle fell to the mesh route after 101 s on a loaded machine). Well above the
+    # slowest pair under exact_max_faces (about 20 CPU-s).
+    "exact_safety_net_cpu_s": 90.0,
+    # A backstop of wall clock for a child that stops computing (a deadlock spends no CPU):
+    # a job that needs the whole CPU budget reaches it only with under 0.375 of a core for
+    # all of it; inside the default 300 s scoring limit (DEFAULT_TIMEOUT_S), so that the
+    # mesh route still decides.
+    "exact_backstop_wall_s": 240.0,
     # Fuzzy values tried in turn (x the larger bbox diagonal; 0 = plain booleans), while the
     # budget lasts: faces closer than the fuzzy value are treated as coincident, which
     # rescues near-coincident faces the vertex snap of the alignment could not make exact.
