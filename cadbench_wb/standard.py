@@ -125,6 +125,27 @@ ALIGNMENT = {
     # ICP that moves less than this (degrees; mm) left its start where it was.
     "icp_still_deg": 0.005,
     "icp_still_shift": 1e-4,
+    # Refinement by the IoU itself (alignment._Overlap), after ICP, of the best few poses
+    # when the best is not vertex-snapped (a partial match: ICP fits surfaces, not overlap,
+    # and stops in the nearest basin): a compass search over the six motions on seeded
+    # interior points of both solids classified by ray casting, from overlap_step_rel x the
+    # diagonal and overlap_step_deg, halved overlap_levels times, at most overlap_evaluations
+    # poses per start; the same estimate on overlap_select_points other points then picks
+    # among the starts and their refinements.
+    "overlap_refine_top": 5,
+    "overlap_finish_top": 2,
+    "overlap_points": 1000,
+    "overlap_select_points": 4000,
+    "overlap_step_rel": 0.04,
+    "overlap_step_deg": 1.0,
+    "overlap_levels": (3, 3),  # halvings for every start, then for the overlap_finish_top
+    "overlap_evaluations": 60,
+    # Then the winner's faces made parallel where they are within direction_snap_deg of the
+    # reference's, and shifted on the selecting points from direction_snap_shift_rel x the
+    # diagonal, halved direction_snap_levels times (alignment._direction_snapped).
+    "direction_snap_deg": 3.0,
+    "direction_snap_shift_rel": 0.005,
+    "direction_snap_levels": 6,
 }
 
 # Cross-checks of the exact booleans (seed 000: safeguards against silent boolean failures).
