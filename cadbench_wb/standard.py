@@ -125,6 +125,30 @@ ALIGNMENT = {
     # ICP that moves less than this (degrees; mm) left its start where it was.
     "icp_still_deg": 0.005,
     "icp_still_shift": 1e-4,
+    # Refinement by the IoU itself (alignment._Overlap), after ICP, of the best few poses
+    # when the best is not vertex-snapped (a partial match: ICP fits surfaces, not overlap,
+    # and stops in the nearest basin): a compass search over the six motions on seeded
+    # interior points of both solids classified by ray casting, from overlap_step_rel x the
+    # diagonal and overlap_step_deg, halved overlap_levels times, at most overlap_evaluations
+    # poses per start; the same estimate on overlap_select_points other points then picks
+    # among the starts and their refinements.
+    "overlap_refine_top": 5,
+    "overlap_finish_top": 2,
+    "overlap_points": 1000,
+    "overlap_select_points": 4000,
+    "overlap_step_rel": 0.04,
+    "overlap_step_deg": 1.0,
+    "overlap_levels": (3, 3),  # halvings for every start, then for the overlap_finish_top
+    "overlap_evaluations": 60,
+    # Not refined when the pose's IoU (on the selecting points, standard error about 0.004)
+    # is within this of the smaller volume over the larger, which no pose can exceed.
+    "overlap_bound_margin": 0.01,
+    # Then the winner's faces made parallel where they are within direction_snap_deg of the
+    # reference's, and shifted on the selecting points from direction_snap_shift_rel x the
+    # diagonal, halved direction_snap_levels times (alignment._direction_snapped).
+    "direction_snap_deg": 3.0,
+    "direction_snap_shift_rel": 0.005,
+    "direction_snap_levels": 6,
 }
 
 # Cross-checks of the exact booleans (seed 000: safeguards against silent boolean failures).
@@ -178,12 +202,19 @@ CROSS_CHECK = {
     # fuzzy value of 0.13 mm (48 s of CPU), unchanged by Shape.fix; every other NIST part
     # (STEP and AP242 editions, bundled cases) stays under 2e-5 x diagonal (CTC-05 AP242).
     "exact_max_tolerance_rel": 1e-4,
-    # A safety net, not a budget: a run of the exact booleans still going after this many
-    # seconds (a child process, killed) is stopped and the mesh route decides; the result
-    # says so (crossCheck.exactSafetyNet), because only then does the route depend on the
-    # machine. Well above the slowest pair under exact_max_faces, well inside the default
-    # 300 s scoring limit (DEFAULT_TIMEOUT_S).
-    "exact_safety_net_s": 90.0,
+    # A safety net, not a budget: a run of the exact booleans that has spent this many CPU
+    # seconds (its child process, all attempts together; RLIMIT_CPU, whole seconds) is
+    # stopped and the mesh route decides; the result says so (crossCheck.exactSafetyNet),
+    # because only then does the route depend on the machine (its speed: CPU time does not
+    # grow with the machine's load, as the 90 s of wall clock this replaced did: a pair that
+    # took 7.7 s idle fell to the mesh route after 101 s on a loaded machine). Well above the
+    # slowest pair under exact_max_faces (about 20 CPU-s).
+    "exact_safety_net_cpu_s": 90.0,
+    # A backstop of wall clock for a child that stops computing (a deadlock spends no CPU):
+    # a job that needs the whole CPU budget reaches it only with under 0.375 of a core for
+    # all of it; inside the default 300 s scoring limit (DEFAULT_TIMEOUT_S), so that the
+    # mesh route still decides.
+    "exact_backstop_wall_s": 240.0,
     # Fuzzy values tried in turn (x the larger bbox diagonal; 0 = plain booleans), while the
     # budget lasts: faces closer than the fuzzy value are treated as coincident, which
     # rescues near-coincident faces the vertex snap of the alignment could not make exact.

@@ -34,7 +34,7 @@ sys.path.insert(0, ROOT)
 THREADS = os.path.join(ROOT, "tests", "data", "threads")
 PEER_SECONDS = (25.0, 39.0)  # as bench.PEER_SECONDS (CADGenBench, all metrics per pair)
 TARGET_SECONDS = 10.0  # issue 11: a threaded pair under 10 s
-# The scorer's own safety net for exact booleans (standard.CROSS_CHECK exact_safety_net_s):
+# The scorer's own safety net for exact booleans (standard.CROSS_CHECK exact_safety_net_cpu_s):
 # a baseline still running then is reported as at least that long.
 BASELINE_CAP_S = 90.0
 FIGURES = ("shapeIoU", "dimensionRecall", "semanticMatch", "threadMatch", "drawingMatch")

@@ -1,7 +1,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""The exact booleans run in a child process that is stopped at its budget."""
+"""The exact booleans run in a child process that is stopped at its budget of CPU seconds,
+so that the route does not depend on the machine's load."""
 
 import math
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -19,20 +23,72 @@ def test_the_child_gives_the_same_volumes_as_this_process(fc, part):
     assert there["shapes"]["common"].Volume == pytest.approx(500, rel=1e-12)
 
 
-def test_a_spent_budget_stops_the_child(fc, part):
-    # A budget of a millisecond is less than any interpreter's start-up: always spent.
-    box = part.makeBox(10, 10, 10)
-    with pytest.raises(time_budget.BudgetSpent):
-        time_budget.exact_booleans_within(box, box.copy(), 0.0, False, 0.001)
-
-
-def test_the_clock_stopping_the_child_is_told_from_its_death(fc, part):
-    # The safety net's firing is the one machine-dependent route choice: it must be told
-    # apart from a child that died (deterministic), so the result can say which.
-    box = part.makeBox(10, 10, 10)
+def test_a_spent_cpu_budget_stops_the_child(fc, part):
+    # NIST FTC-09 against a copy turned 1e-5 rad: its plain General Fuse takes 2.6 CPU-s
+    # (measured); a budget of 0.1 CPU-s, rounded up to RLIMIT_CPU's whole seconds, ends it
+    # at most 1.1 CPU-s into the job. The CPU limit, not the clock, stops it.
+    reference, nearly = _nearly_moved_ftc09(fc, part)
     with pytest.raises(time_budget.BudgetSpent) as spent:
-        time_budget.exact_booleans_within(box, box.copy(), 0.0, False, 0.001)
-    assert spent.value.clock
+        time_budget.exact_booleans_within(reference, nearly, 0.0, False, 0.1)
+    assert spent.value.cpu and not spent.value.clock
+    assert "CPU budget" in str(spent.value)
+
+
+def test_the_wall_clock_backstop_is_told_from_the_cpu_budget(fc, part):
+    # The backstop (a child that stops computing) is the one stop that depends on the
+    # machine's load: it must be told apart from the CPU budget and from a death. A
+    # millisecond is less than any interpreter's start-up: always reached.
+    box = part.makeBox(10, 10, 10)
+    job = time_budget.ExactJob(box, box.copy(), 0.0, False, 90.0)
+    with pytest.raises(time_budget.BudgetSpent) as spent:
+        job.result(wall_s=0.001)
+    assert spent.value.clock and not spent.value.cpu
+
+
+def _plate(fc, part, shift: float = 0.0):
+    """A 60 x 40 x 5 plate with 5 x 3 holes r3 on a 10 mm grid, the holes shifted by shift
+    along x (21 faces): its General Fuse against a shifted copy takes about 0.4 CPU-s."""
+    plate = part.makeBox(60, 40, 5)
+    for i in range(5):
+        for j in range(3):
+            plate = plate.cut(
+                part.makeCylinder(3, 5, fc.Vector(10 + 10 * i + shift, 10 + 10 * j, 0))
+            )
+    return plate.Solids[0]
+
+
+def _without_times(found: dict) -> dict:
+    return {k: v for k, v in found["figures"].items() if k != "timing"}
+
+
+def test_the_route_and_json_are_the_same_under_cpu_load(fc, part, monkeypatch):
+    # A plate against the same plate with its holes 0.5 mm over: IoU by construction, by
+    # the exact route. The budget is set to 3 CPU-s, several times what the child spends
+    # (its start-up not counted): a wall-clock net of 3 s counted from the job's start is
+    # passed when the child, starting up meanwhile, gets well under a core, which four busy
+    # loops on two cores give it (measured: with the wall-clock backstop set to the same
+    # 3 s, the loaded run went to the mesh route); CPU seconds do not grow with the load.
+    monkeypatch.setitem(standard.CROSS_CHECK, "exact_safety_net_cpu_s", 3.0)
+    reference, candidate = _plate(fc, part), _plate(fc, part, 0.5)
+    idle = shape_fidelity.shape_figures(reference, candidate, keep_shapes=False)
+    load = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
+    try:
+        time.sleep(0.5)  # the loops are running before the scoring starts
+        busy = shape_fidelity.shape_figures(reference, candidate, keep_shapes=False)
+    finally:
+        for process in load:
+            process.kill()
+            process.wait()
+    assert idle["figures"]["method"] == "exact", idle["figures"]["reason"]
+    assert idle["figures"]["crossCheck"]["exactSafetyNet"] is False
+    assert _without_times(busy) == _without_times(idle)
+    # The figure itself, from the construction: each hole r3 shifted 0.5 mm overlaps its
+    # twin in a lens of area 2 r^2 acos(d / 2r) - (d / 2) sqrt(4 r^2 - d^2).
+    r, d, n = 3.0, 0.5, 15
+    lens = 2 * r * r * math.acos(d / (2 * r)) - d / 2 * math.sqrt(4 * r * r - d * d)
+    solid = 60 * 40 - n * math.pi * r * r
+    common = solid - n * (math.pi * r * r - lens)
+    assert idle["figures"]["iou"] == pytest.approx(common / (2 * solid - common), abs=1e-9)
 
 
 def test_the_exact_route_is_chosen_by_face_count_at_its_boundary():

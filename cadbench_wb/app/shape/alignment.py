@@ -9,7 +9,12 @@ directions (with their 24 axis-aligned rotations). Every proposal is scored by a
 proxy (interior points of each solid tested against the other's column occupancy), the
 leading ones are refined by point-to-plane ICP until none left could beat the best, and
 the winner is snapped onto exactly coinciding B-rep vertices so that the exact booleans
-(shape_fidelity.py, run once on the final pose) see shared faces as shared. The fine
+(shape_fidelity.py, run once on the final pose) see shared faces as shared. When nothing
+snaps (a partial match: ICP fits surfaces, not overlap), the best few are refined by the
+IoU itself (_Overlap) and the judge picks among them. The candidate's side of every
+sampled estimate lives in its canonical frame (centroid and principal axes, signed by
+its third moments), so the pose it is delivered in does not change the samples, and the
+proposals are rotations between frames, which do not depend on it either. The fine
 tessellations made here are handed on for the cross-checks.
 """
 
@@ -120,6 +125,47 @@ def mesh_mass_properties(vertices: np.ndarray, triangles: np.ndarray):
     return volume, centre + origin, inertia
 
 
+def rigid_diameter(shape) -> float:
+    """Twice the largest distance of a B-rep vertex from their mean (a box's diagonal): a
+    size no rigid motion changes; the bounding box's diagonal for a shape with fewer than
+    two vertices (a sphere)."""
+    points = vertex_points(shape)
+    if len(points) < 2:
+        return shape.BoundBox.DiagonalLength
+    return float(2 * np.linalg.norm(points - points.mean(axis=0), axis=1).max())
+
+
+def canonical_frame(vertices: np.ndarray, triangles: np.ndarray, inertia: np.ndarray):
+    """The principal frame of a closed mesh (columns, right-handed), each axis signed so
+    that the solid's third moment along it is positive: the same frame, relative to the
+    solid, in whatever pose the solid is delivered. (An axis whose third moment vanishes,
+    a mirror-symmetric direction, keeps eigh's sign: the solid looks the same either way
+    along it, up to what ICP and the IoU refinement settle.)"""
+    _, frame = rigid.principal_frame(inertia)
+    frame = frame.copy()
+    moments = third_moments(vertices, triangles, frame)
+    scale = max(float(np.abs(moments).max()), 1e-300)
+    flips = np.where(moments < -1e-9 * scale, -1.0, 1.0)
+    frame *= flips
+    if np.linalg.det(frame) < 0:
+        weakest = int(np.argmin(np.abs(moments)))
+        frame[:, weakest] *= -1
+    return frame
+
+
+def third_moments(vertices: np.ndarray, triangles: np.ndarray, frame: np.ndarray) -> np.ndarray:
+    """Integral over the solid of u^3 along each column u of frame, about its centroid.
+
+    Over a tetrahedron (0, a, b, c) of signed volume det / 6 the integral of (l . x)^3 is
+    det / 120 times the complete symmetric sum of degree 3 of l.a, l.b, l.c."""
+    volume, centre, _ = mesh_mass_properties(vertices, triangles)
+    local = (vertices - centre) @ frame
+    a, b, c = (local[triangles[:, k]] for k in range(3))
+    det = np.einsum("ij,ij->i", a, np.cross(b, c))
+    sums = a**3 + b**3 + c**3 + a * a * (b + c) + b * b * (a + c) + c * c * (a + b) + a * b * c
+    return (det[:, None] * sums).sum(axis=0) / 120
+
+
 def dominant_directions(shape, limit: int = 6) -> list[np.ndarray]:
     """Unit directions that carry most planar face area (outward normals) and cylinder axes.
     A triangle mesh's planar faces are its triangles: their normals and areas, read off the
@@ -131,6 +177,90 @@ def dominant_directions(shape, limit: int = 6) -> list[np.ndarray]:
     merged = _merged_directions(weights, 0.9999)
     merged.sort(key=lambda e: (-round(e[1], 6), tuple(np.round(e[0], 6))))
     return [e[0] for e in merged[:limit]]
+
+
+def _interior_points(inside, mesh, count: int, seed: int) -> np.ndarray:
+    """Seeded points uniform in the solid's volume (uniform in its box, those inside kept).
+    Not the columns' centre lines of ColumnOccupancy.interior_points: points on a lattice
+    of lines leave the IoU flat over shifts of a column's width across them, which cost a
+    bracket against a block 0.007 of IoU at the flush pose. All the inside points of whole
+    batches are kept (about count of them): a point near the surface that one tessellation
+    puts inside and another outside then changes that point only, not which later points
+    make up the count."""
+    vertices, _ = mesh
+    lo, hi = vertices.min(axis=0), vertices.max(axis=0)
+    rng = np.random.default_rng(seed)
+    box = float(np.prod(np.maximum(hi - lo, 1e-12)))
+    batch = int(min(max(count * box / max(_mesh_volume(mesh), 1e-12 * box), count), 64 * count))
+    points = lo + rng.random((batch, 3)) * (hi - lo)
+    return points[inside(points)]
+
+
+def _mesh_volume(mesh) -> float:
+    vertices, triangles = mesh
+    a, b, c = (vertices[triangles[:, k]] for k in range(3))
+    return float(abs(np.einsum("ij,ij->i", a, np.cross(b, c)).sum()) / 6)
+
+
+class _Overlap:
+    """IoU of a pose from seeded interior points of each solid classified against the other
+    by ray casting (exact on the fine meshes, unlike the proxy's columns), for refining a
+    pose by the IoU itself. The candidate's points live in its canonical frame."""
+
+    def __init__(self, mesh_ref, canonical_cand, volumes, sample):
+        count, seed = sample
+        self.mesh_ref = mesh_ref
+        self.mesh_cand, self.frame, self.centre = canonical_cand
+        self.in_ref = sampling.InsideTest(*mesh_ref)
+        self.in_cand = sampling.InsideTest(*self.mesh_cand)
+        self.ref_points = _interior_points(self.in_ref, mesh_ref, count, seed)
+        self.cand_points = _interior_points(self.in_cand, self.mesh_cand, count, seed + 1)
+        self.volume_ref, self.volume_cand = volumes
+        self.calls = 0
+
+    def __call__(self, rotation: np.ndarray, translation: np.ndarray) -> float:
+        self.calls += 1
+        rotation, translation = rotation @ self.frame, rotation @ self.centre + translation
+        moved = self.cand_points @ rotation.T + translation
+        precision = self.in_ref(moved).mean()
+        recall = self.in_cand((self.ref_points - translation) @ rotation).mean()
+        common = (precision * self.volume_cand + recall * self.volume_ref) / 2
+        union = self.volume_ref + self.volume_cand - common
+        return float(common / union) if union > 0 else 0.0
+
+    def climb(self, pose: Pose, steps: tuple, levels: int, cap: int, turns: bool = True):
+        """(pose, its IoU here, the steps left) after a compass search on this IoU from
+        pose: each of the six motions (shifts along the axes first, then turns about the
+        axes through the candidate's placed centroid) tried both ways at the current steps
+        (mm, rad), the first that gains taken, the steps halved when none gains, for
+        levels halvings or cap poses. Deterministic: the same points, order and steps for
+        every start."""
+        rotation, translation = pose.rotation, pose.translation
+        best = self(rotation, translation)
+        shift, turn = steps
+        evaluations = 1
+        # Shifts first: a partial match's best pose mostly keeps the faces parallel that the
+        # starts made parallel, and a turn that gains a few sample points is often noise.
+        moves = [(k, sign) for k in (3, 4, 5, 0, 1, 2)[: 6 if turns else 3] for sign in (1, -1)]
+        while levels > 0 and evaluations < cap:
+            gained = False
+            for k, sign in moves:
+                if evaluations >= cap:
+                    break
+                if k < 3:
+                    spin = rigid.rotation_about(np.eye(3)[k], sign * turn)
+                    pivot = rotation @ self.centre + translation
+                    trial = (spin @ rotation, spin @ (translation - pivot) + pivot)
+                else:
+                    trial = (rotation, translation + sign * shift * np.eye(3)[k - 3])
+                evaluations += 1
+                value = self(*trial)
+                if value > best:
+                    best, (rotation, translation), gained = value, trial, True
+            if not gained:
+                shift, turn, levels = shift / 2, turn / 2, levels - 1
+        origin = pose.origin if pose.origin.endswith(" + iou") else pose.origin + " + iou"
+        return Pose(rotation, translation, pose.proxy_iou, origin), best, (shift, turn)
 
 
 def _face_directions(shape) -> list[tuple[np.ndarray, float]]:
@@ -192,8 +322,9 @@ class _Proxy:
     sampling noise but geometry.
     """
 
-    def __init__(self, mesh_ref, mesh_cand, volume_ref, volume_cand, params):
+    def __init__(self, mesh_ref, canonical_cand, volume_ref, volume_cand, params):
         columns, count, seed = params["proxy_columns"], params["proxy_points"], params["proxy_seed"]
+        mesh_cand, self.frame, self.centre = canonical_cand
         self.ref = ColumnOccupancy(*mesh_ref, columns)
         self.cand = ColumnOccupancy(*mesh_cand, columns)
         self.ref_points = self.ref.interior_points(count, seed)
@@ -203,6 +334,8 @@ class _Proxy:
 
     def __call__(self, rotation: np.ndarray, translation: np.ndarray) -> float:
         self.calls += 1
+        # The pose of the delivered candidate, as a pose of its canonical mesh.
+        rotation, translation = rotation @ self.frame, rotation @ self.centre + translation
         precision = self.ref.contains(self.cand_points @ rotation.T + translation).mean()
         recall = self.cand.contains((self.ref_points - translation) @ rotation).mean()
         common = (precision * self.volume_cand + recall * self.volume_ref) / 2
@@ -213,25 +346,40 @@ class _Proxy:
 def align(reference, candidate) -> Alignment:
     """The best proper rigid pose of candidate onto reference, with its ambiguity."""
     params = standard.ALIGNMENT
-    diagonal = max(reference.BoundBox.DiagonalLength, candidate.BoundBox.DiagonalLength)
+    # The candidate's size by a measure its pose cannot change (its bounding box grows when
+    # it is turned), so that its tessellation, and every sample drawn on it, is the same
+    # in whatever pose it is delivered.
+    diagonal = max(reference.BoundBox.DiagonalLength, rigid_diameter(candidate))
     mesh_ref, mesh_cand = meshing.cross_check_meshes(reference, candidate, diagonal)
     # The frames come from the fine meshes: proposals only need them to the mesh's volume
     # error (1e-4, far inside degenerate_moment_gap), and OpenCASCADE's exact volume,
     # centre and inertia cost about 1.2 s each on B-spline thread flanks.
     v_ref, c_ref, i_ref = mesh_mass_properties(*mesh_ref)
     v_cand, c_cand, i_cand = mesh_mass_properties(*mesh_cand)
-    values_ref, frame_ref = rigid.principal_frame(i_ref)
-    _, frame_cand = rigid.principal_frame(i_cand)
+    values_ref, _ = rigid.principal_frame(i_ref)
+    frame_ref = canonical_frame(*mesh_ref, i_ref)
+    frame_cand = canonical_frame(*mesh_cand, i_cand)
     kind = rigid.degeneracy(values_ref, params["degenerate_moment_gap"])
-    proxy = _Proxy(mesh_ref, mesh_cand, v_ref, v_cand, params)
+    canonical = ((mesh_cand[0] - c_cand) @ frame_cand, mesh_cand[1])
+    # The proxy keeps the candidate as delivered: in the canonical frame its columns run
+    # along a turned part's axis, too coarse across it for the phase snap's comparisons
+    # (a moved copy of the bundled turned shaft then no longer snapped). The IoU
+    # refinement below, which decides partial matches, is the part done canonically.
+    proxy = _Proxy(mesh_ref, (mesh_cand, np.eye(3), np.zeros(3)), v_ref, v_cand, params)
     # The pose as delivered is always a proposal: candidates are often modeled in the
     # reference's own frame, and then no motion at all is the best-possible alignment.
     proposals = [(np.eye(3), "as given")]
-    proposals += _proposed_rotations(kind, frame_ref, frame_cand, reference, candidate, params)
+    # Proposals from eigh's frames, as before the canonical ones: a turned part's sweep and
+    # phase snap were tuned on them (the sets of 24 rotations between frames are the same).
+    eigen_ref, eigen_cand = rigid.principal_frame(i_ref)[1], rigid.principal_frame(i_cand)[1]
+    proposals += _proposed_rotations(kind, eigen_ref, eigen_cand, reference, candidate, params)
     poses = []
     for rotation, origin in proposals:
         translation = np.zeros(3) if origin == "as given" else c_ref - rotation @ c_cand
         poses.append(Pose(rotation, translation, proxy(rotation, translation), origin))
+    # The starts of the IoU refinement: proposals between frames only (not the pose as
+    # given, which exists in one delivered pose alone).
+    invariant = [p for p in poses if p.origin != "as given"]
     poses = _distinct(_leading(sorted(poses, key=_rank), params), params["distinct_pose_deg"])
     matcher = icp.PlaneMatcher(*mesh_ref)
     moving, moving_normals = icp.surface_samples(*mesh_cand, params["icp_moving_points"], 12)
@@ -272,10 +420,43 @@ def align(reference, candidate) -> Alignment:
         else:
             refined.append(_better(pose, improved, judge, params, snap))
     poses = _distinct(sorted(refined + poses[count:], key=_rank), params["distinct_pose_deg"])
-    best = _snapped(poses[0], reference, candidate, proxy, params)
-    if kind in ("axial0", "axial2") and "vertex snap" not in best.origin:
-        axis = frame_ref[:, 0 if kind == "axial0" else 2]
-        best = _phase_snapped(best, (axis, c_ref), reference, candidate, (proxy, params))
+    axis = None
+    if kind in ("axial0", "axial2"):
+        axis = (frame_ref[:, 0 if kind == "axial0" else 2], c_ref)
+
+    def snapped(pose: Pose) -> Pose:
+        pose = _snapped(_rescored(pose, proxy), reference, candidate, proxy, params)
+        if axis is not None and "vertex snap" not in pose.origin:
+            pose = _phase_snapped(pose, axis, reference, candidate, (proxy, params))
+        return pose
+
+    best = snapped(poses[0])
+    # Nothing snapped: not a copy of the reference in some pose, so its best pose is where
+    # the overlap is largest, which ICP (a fit of surfaces) need not have found.
+    if "vertex snap" not in best.origin and best.proxy_iou < 1 - params["proxy_noise"]:
+        overlap, select = (
+            _Overlap(mesh_ref, (canonical, frame_cand, c_cand), (v_ref, v_cand), sample)
+            for sample in (
+                (params["overlap_points"], params["proxy_seed"] + 3),
+                (params["overlap_select_points"], params["proxy_seed"] + 5),
+            )
+        )
+        # No pose can give more than the smaller volume over the larger: a pose already
+        # within overlap_bound_margin of that (a scaled copy centred by ICP) is left as it
+        # is (the refinement cost 4 CPU-s a pair on the bundled cases' scaled copies).
+        bound = min(v_ref, v_cand) / max(v_ref, v_cand)
+        if select(best.rotation, best.translation) < bound - params["overlap_bound_margin"]:
+            # Ranked by the canonical overlap, not the proxy (whose candidate columns follow the
+            # delivered pose), ties by their order of proposal, which follows the frames.
+            ranked = sorted(
+                range(len(invariant)),
+                key=lambda k: (-overlap(invariant[k].rotation, invariant[k].translation), k),
+            )
+            starts = _distinct([invariant[k] for k in ranked], params["distinct_pose_deg"])
+            starts = starts[: params["overlap_refine_top"]]
+            best = snapped(_overlap_refined([best] + starts, overlap, select, params))
+            if "vertex snap" not in best.origin:
+                best = snapped(_direction_snapped(best, (reference, candidate), select, params))
     alternatives = [
         p for p in poses[1:] if p.proxy_iou >= best.proxy_iou - params["ambiguity_tolerance"]
     ]
@@ -469,6 +650,76 @@ class _Judge:
         return np.count_nonzero(self.in_ref & in_cand) / union if union else 0.0
 
 
+def _overlap_refined(poses: list[Pose], overlap: _Overlap, select: _Overlap, params) -> Pose:
+    """The best of poses and their refinements by the IoU (_Overlap.climb), by another
+    _Overlap on more points (the judge's points fill the reference's box only, and a
+    partial match sticking out of it would gain by its loss); ties go to the earlier pose,
+    the unrefined before its refinement."""
+    vertices = overlap.mesh_ref[0]
+    diagonal = float(np.linalg.norm(vertices.max(axis=0) - vertices.min(axis=0)))
+    steps = (params["overlap_step_rel"] * diagonal, math.radians(params["overlap_step_deg"]))
+    # Every start climbs the coarse levels; only the best few go on to the fine ones (a
+    # climb's cost is its evaluations, and most starts end far below the best).
+    coarse, fine = params["overlap_levels"]
+    cap = params["overlap_evaluations"]
+    climbed = [overlap.climb(p, steps, coarse, cap) for p in poses]
+    order = sorted(range(len(climbed)), key=lambda k: -climbed[k][1])
+    contenders = []
+    for rank, k in enumerate(order):
+        pose, _, left = climbed[k]
+        if rank < params["overlap_finish_top"]:
+            # Finished on the selecting points: more of them, so less of a fit to a few.
+            pose = select.climb(pose, left, fine, cap)[0]
+        contenders += [poses[k], pose]
+    scores = [select(p.rotation, p.translation) for p in contenders]
+    return contenders[int(np.argmax(scores))]
+
+
+def _direction_snapped(pose: Pose, pair, select: _Overlap, params) -> Pose:
+    """The pose turned (about the candidate's placed centroid) so that its dominant
+    directions that lie within direction_snap_deg of one of the reference's coincide with
+    it exactly (Kabsch on the paired directions), then shifted by a compass search on the
+    selecting points (shifts only), if that is no worse by the selecting estimate.
+
+    A sampled climb leaves a partial match tilted by a few hundredths of a degree, faces
+    that belong flush then meet at a wedge, and no vertex can snap; CAD parts that differ
+    mostly still share their faces' directions."""
+    reference, candidate = pair
+    dirs_ref = dominant_directions(reference)
+    dirs_cand = [pose.rotation @ d for d in dominant_directions(candidate)]
+    limit = math.cos(math.radians(params["direction_snap_deg"]))
+    source, target = [], []
+    for d in dirs_cand:
+        near = max(dirs_ref, key=lambda r: float(np.dot(r, d)), default=None)
+        if near is not None and np.dot(near, d) >= limit:
+            source.append(d)
+            target.append(near)
+    if len(source) < 2 or np.linalg.matrix_rank(np.array(source), 1e-3) < 2:
+        return pose
+    source, target = np.array(source), np.array(target)
+    u, _, vt = np.linalg.svd(source.T @ target)
+    fix = np.diag([1.0, 1.0, np.sign(np.linalg.det(vt.T @ u.T)) or 1.0])
+    spin = vt.T @ fix @ u.T
+    pivot = pose.rotation @ select.centre + pose.translation
+    turned = Pose(
+        spin @ pose.rotation, spin @ (pose.translation - pivot) + pivot, pose.proxy_iou, ""
+    )
+    vertices = select.mesh_ref[0]
+    diagonal = float(np.linalg.norm(vertices.max(axis=0) - vertices.min(axis=0)))
+    steps = (params["direction_snap_shift_rel"] * diagonal, 0.0)
+    turned, value, _ = select.climb(turned, steps, params["direction_snap_levels"], 60, turns=False)
+    if value < select(pose.rotation, pose.translation) - params["proxy_noise"]:
+        return pose
+    turned.origin = pose.origin + " + direction snap"
+    return turned
+
+
+def _rescored(pose: Pose, proxy) -> Pose:
+    if pose.origin.endswith((" + iou", " + direction snap")):
+        pose.proxy_iou = proxy(pose.rotation, pose.translation)
+    return pose
+
+
 def _better(start: Pose, refined: Pose, judge: _Judge, params, snap=None) -> Pose:
     """The ICP-refined pose if it really fits better than its start.
 
@@ -541,7 +792,10 @@ def _proposed_rotations(kind, frame_ref, frame_cand, reference, candidate, param
                 turn = rigid.rotation_about(axis, 2 * math.pi * k / steps)
                 proposals.append((turn @ base, f"sweep {360 * k / steps:.1f} deg"))
         return proposals + bases + directions
-    return bases + directions + _random_rotations(params["random_poses"])
+    # Random turns between the two frames, not absolute ones: the same proposals relative
+    # to the candidate in whatever pose it is delivered.
+    turns = _random_rotations(params["random_poses"])
+    return bases + directions + [(frame_ref @ r @ frame_cand.T, o) for r, o in turns]
 
 
 def _direction_frames(reference, candidate):

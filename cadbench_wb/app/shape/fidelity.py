@@ -79,13 +79,13 @@ def _four_booleans(reference, candidate, volumes, fuzzy: float, keep_shapes: boo
     return {"volumes": volumes, "shapes": shapes, "route": "four booleans"}
 
 
-def _exact_within(job, budget_s):
-    """The result of an exact job started in a child process, stopped budget_s after its
-    start, or None and why not (and whether the clock stopped it)."""
+def _exact_within(job):
+    """The result of an exact job started in a child process, stopped when its CPU budget
+    is spent, or None and why not (and whether a limit stopped it, CPU or wall clock)."""
     try:
-        found = job.result(budget_s)
+        found = job.result()
     except time_budget.BudgetSpent as spent:
-        return None, (str(spent), spent.clock)
+        return None, (str(spent), spent.clock or spent.cpu)
     return found, None
 
 
@@ -94,8 +94,8 @@ def exact_work_refusal(faces_reference: int, faces_candidate: int, meshed=None) 
 
     The route is chosen from the inputs, never from a clock (same inputs, same JSON on any
     machine): the face counts bound the General Fuse's work (standard.CROSS_CHECK
-    exact_max_faces). A wall-clock safety net stays behind it (exact_safety_net_s) and is
-    reported when it fires. meshed: the role ("candidate", "reference") delivered as
+    exact_max_faces). A safety net of CPU seconds stays behind it (exact_safety_net_cpu_s)
+    and is reported when it fires. meshed: the role ("candidate", "reference") delivered as
     triangles, if any: the General Fuse on a mesh's triangles measures the same polyhedron
     the mesh boolean does, and on 1,854 triangles (bearing_block's own STL) it ran into the
     90 s safety net and was thrown away."""
@@ -183,7 +183,8 @@ def shape_figures(
     if not skipped:
         diagonal = max(reference.BoundBox.DiagonalLength, candidate_aligned.BoundBox.DiagonalLength)
         fuzzy = standard.CROSS_CHECK["fuzzy_values_rel"][0] * diagonal
-        job = time_budget.ExactJob(reference, candidate_aligned, fuzzy, keep_shapes)
+        budget = standard.CROSS_CHECK["exact_safety_net_cpu_s"]
+        job = time_budget.ExactJob(reference, candidate_aligned, fuzzy, keep_shapes, budget)
     try:
         exact_volumes = _exact_volumes(reference, candidate_aligned, volumes)
         computed = _shape_figures(
@@ -225,7 +226,7 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
     timing["tessellation"] = time.perf_counter() - start
     estimates = _Estimates(meshes, (reference, candidate_aligned), diagonal, coarse, meshed)
     start, before = time.perf_counter(), sum(estimates.seconds.values())
-    safety_net = params["exact_safety_net_s"]
+    safety_net = params["exact_safety_net_cpu_s"]
     decision, exact, attempts = _exact_decision(
         (reference, candidate_aligned, exact_volumes),
         estimates,
@@ -241,8 +242,9 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
     if estimates.repairs:  # only where a tessellation had to be made a manifold
         decision["crossCheck"]["meshRepairs"] = estimates.repairs
     decision["crossCheck"]["exactAttempts"] = attempts
-    # True only when the wall clock stopped the exact route: the one case where the route
-    # (and so the JSON) depends on the machine's speed, hence reported.
+    # True only when a limit stopped the exact route (its CPU budget; the wall-clock backstop
+    # for a hung child): the one case where the route (and so the JSON) depends on the
+    # machine (its speed, not its load), hence reported.
     decision["crossCheck"]["exactSafetyNet"] = any(a.get("safetyNet") for a in attempts)
     if decision["volumes"] is not None:
         figures = crosscheck.figures_from(decision["volumes"])
@@ -290,8 +292,8 @@ def _exact_decision(pair, estimates, skipped, budget, options):
     """The cross-check decision after at most two exact attempts (plain, then fuzzy); the
     exact result it used; what each attempt gave. Which attempts run follows from their
     results alone; pair: (reference, candidate, their exact volumes); budget: (the safety
-    net's seconds for all attempts together, counted from the start of the first attempt,
-    the job of the first attempt, already running)."""
+    net's CPU seconds of the children for all attempts together, the job of the first
+    attempt, already running)."""
     reference, candidate, volumes = pair
     budget, job = budget
     keep_shapes, snapped = options
@@ -305,10 +307,9 @@ def _exact_decision(pair, estimates, skipped, budget, options):
         return decision, exact, []
     diagonal = max(reference.BoundBox.DiagonalLength, candidate.BoundBox.DiagonalLength)
     attempts = []
-    deadline = (job.started if job else time.perf_counter()) + budget
+    remaining = budget
     decision, refused = None, None
     for fuzzy_rel in params["fuzzy_values_rel"]:
-        remaining = deadline - time.perf_counter()
         fuzzy = fuzzy_rel * diagonal
         if remaining <= 0:
             attempts.append({"fuzzy": fuzzy, "outcome": "not started", "safetyNet": True})
@@ -316,9 +317,10 @@ def _exact_decision(pair, estimates, skipped, budget, options):
         refused = fuzzy_retry_refusal(snapped) if attempts else None
         if refused:
             break
-        if job is None:  # a retry: its own child
-            job = time_budget.ExactJob(reference, candidate, fuzzy, keep_shapes)
-        found, stopped = _exact_within(job, deadline - job.started)
+        if job is None:  # a retry: its own child, with what the first attempt left
+            job = time_budget.ExactJob(reference, candidate, fuzzy, keep_shapes, remaining)
+        found, stopped = _exact_within(job)
+        remaining -= job.cpu_used_s
         job = None
         if found is None:
             outcome, clock = stopped
@@ -334,9 +336,10 @@ def _exact_decision(pair, estimates, skipped, budget, options):
         why = f"exact booleans gave no result ({attempts[-1]['outcome'] if attempts else ''})"
         if attempts and attempts[-1].get("safetyNet"):
             why = (
-                f"exact booleans stopped by the safety net after {params['exact_safety_net_s']:g}"
-                " s of wall clock (standard.CROSS_CHECK exact_safety_net_s): the one route "
-                "choice that depends on the machine's speed"
+                f"exact booleans stopped by the safety net ({attempts[-1]['outcome']}; "
+                f"{params['exact_safety_net_cpu_s']:g} CPU-s of the exact route's child, "
+                "standard.CROSS_CHECK exact_safety_net_cpu_s): the one route choice that "
+                "depends on the machine's speed (not on its load)"
             )
         estimates.finest()
         mesh, note = estimates.mesh()

@@ -1,17 +1,25 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Run the exact booleans in a child process that is stopped at a wall-clock safety net.
+"""Run the exact booleans in a child process that is stopped when its CPU budget is spent.
 
 OCC's booleans cannot be interrupted from Python (they hold the interpreter for as long as
 they run: minutes on some real parts), so a route that may not pay off runs in a child
-that is killed when its budget is spent, instead of being waited for and then discarded.
+that is stopped when its budget is spent, instead of being waited for and then discarded.
+The budget is CPU seconds of the child's own job (RLIMIT_CPU, enforced by the kernel), not
+wall clock: on a loaded machine the same job takes longer but no more CPU, so one pair
+takes the same route idle and busy (a wall-clock net sent a pair that took 7.7 s idle to
+the mesh route after 101 s on a loaded machine). A wall-clock backstop remains only for a
+child that stops computing (a deadlock spends no CPU), far beyond what a job's CPU budget
+takes even on a loaded machine.
 The child is a fresh interpreter, not a fork: a forked copy of a process whose thread
 pools (manifold3d's TBB, OCC's) are running can deadlock on their locks, as seen here.
 It reads both shapes as BREP (an exact round trip) and writes back volumes and pieces.
 """
 
 import json
+import math
 import os
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -23,10 +31,22 @@ from cadbench_wb import runner
 class BudgetSpent(Exception):
     """The computation did not finish within its budget (or its process died)."""
 
-    def __init__(self, message: str, clock: bool = False):
+    def __init__(self, message: str, clock: bool = False, cpu: bool = False):
         super().__init__(message)
-        # True when the wall clock stopped it (machine-dependent), False when it died.
+        # clock: the wall-clock backstop stopped it (depends on the machine's load).
+        # cpu: its CPU budget did (depends on the machine's speed, not on its load).
+        # Neither: it died.
         self.clock = clock
+        self.cpu = cpu
+
+
+def cpu_limit_available() -> bool:
+    """Whether the child's CPU time can be limited (POSIX RLIMIT_CPU; not on Windows)."""
+    try:
+        import resource  # noqa: PLC0415, F401
+    except ImportError:
+        return False
+    return hasattr(signal, "SIGXCPU")
 
 
 class ExactWorker:
@@ -42,26 +62,45 @@ class ExactWorker:
             stderr=subprocess.DEVNULL,
         )
 
+        self.cpu_budget_s = None
+        self.cpu_used_s = 0.0  # CPU seconds of the last job, as the child measured them
+
     def submit(self, folder: str) -> None:
         """Hand the job in folder to the child (it starts at once)."""
         try:
+            with open(os.path.join(folder, "job.json")) as handle:
+                self.cpu_budget_s = json.load(handle).get("cpu_budget_s")
             self.process.stdin.write((folder + "\n").encode())
             self.process.stdin.flush()
         except OSError:
             raise BudgetSpent("the child process died before its job") from None
 
-    def wait(self, budget_s: float) -> None:
-        """Wait at most budget_s for the job handed in."""
-        ready = select.select([self.process.stdout], [], [], max(budget_s, 0.0))[0]
+    def wait(self, wall_s: float, backstop_s: float | None = None) -> None:
+        """Wait for the job handed in: until it ends, its CPU budget stops it, or wall_s
+        (what is left of the backstop_s for a child that stopped computing) has passed."""
+        ready = select.select([self.process.stdout], [], [], max(wall_s, 0.0))[0]
         if not ready:
             self.close()
-            raise BudgetSpent(f"stopped by the wall clock after {budget_s:.0f} s", clock=True)
-        self.process.stdout.readline()
+            backstop_s = wall_s if backstop_s is None else backstop_s
+            raise BudgetSpent(
+                f"stopped by the wall-clock backstop after {backstop_s:g} s", clock=True
+            )
+        line = self.process.stdout.readline().decode(errors="replace").split()
+        if line[:1] == ["done"]:
+            self.cpu_used_s = float(line[1]) if len(line) > 1 else 0.0
+            return
+        status = self.process.wait()
+        if cpu_limit_available() and status == -signal.SIGXCPU:
+            self.cpu_used_s = float(self.cpu_budget_s or 0.0)
+            raise BudgetSpent(
+                f"stopped by its CPU budget after {self.cpu_budget_s:g} CPU-s", cpu=True
+            )
+        raise BudgetSpent(f"the child process died (exit status {status})")
 
-    def run(self, folder: str, budget_s: float) -> None:
-        """Hand the job in folder to the child and wait at most budget_s for it."""
+    def run(self, folder: str, wall_s: float) -> None:
+        """Hand the job in folder to the child and wait for it (wait)."""
         self.submit(folder)
-        self.wait(budget_s)
+        self.wait(wall_s)
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -78,23 +117,26 @@ class ExactWorker:
 
 
 def exact_booleans_within(
-    reference, candidate, fuzzy: float, keep_shapes: bool, budget_s: float, worker=None
+    reference, candidate, fuzzy: float, keep_shapes: bool, cpu_budget_s: float, worker=None
 ):
     """shape_fidelity.exact_booleans computed in a child process; raises BudgetSpent.
 
-    worker: an ExactWorker already started (its start-up then costs nothing here); it is
-    used for this one job and closed.
+    cpu_budget_s: CPU seconds the child may spend on the job. worker: an ExactWorker already
+    started (its start-up then costs nothing here); it is used for this one job and closed.
     """
-    return ExactJob(reference, candidate, fuzzy, keep_shapes, worker).result(budget_s)
+    job = ExactJob(reference, candidate, fuzzy, keep_shapes, cpu_budget_s, worker)
+    return job.result()
 
 
 class ExactJob:
     """One run of shape_fidelity.exact_booleans in a child process, started at once, so
     that this process computes the mesh route meanwhile (the second core's work), and
-    collected with result(). The safety net counts from the start of the job."""
+    collected with result(). The child may spend cpu_budget_s CPU seconds on it (its
+    interpreter's start-up not counted); the wall-clock backstop counts from the start."""
 
-    def __init__(self, reference, candidate, fuzzy: float, keep_shapes: bool, worker=None):
+    def __init__(self, reference, candidate, fuzzy, keep_shapes, cpu_budget_s, worker=None):
         self.started = time.perf_counter()
+        self.cpu_budget_s = cpu_budget_s
         self.worker = worker or ExactWorker()
         self.folder = tempfile.TemporaryDirectory(prefix="cadbench-exact-")
         self.failed = None
@@ -102,20 +144,33 @@ class ExactJob:
             folder = self.folder.name
             reference.exportBrep(os.path.join(folder, "a.brep"))
             candidate.exportBrep(os.path.join(folder, "b.brep"))
+            job = {"fuzzy": fuzzy, "keep_shapes": keep_shapes, "cpu_budget_s": cpu_budget_s}
             with open(os.path.join(folder, "job.json"), "w") as handle:
-                json.dump({"fuzzy": fuzzy, "keep_shapes": keep_shapes}, handle)
+                json.dump(job, handle)
             self.worker.submit(folder)
         except BudgetSpent as spent:
             self.failed = spent
 
-    def result(self, budget_s: float) -> dict:
-        """The job's volumes and pieces, waited for until budget_s after its start."""
+    @property
+    def cpu_used_s(self) -> float:
+        """CPU seconds the child spent on the job (once result() has returned or raised)."""
+        return self.worker.cpu_used_s
+
+    def result(self, wall_s: float | None = None) -> dict:
+        """The job's volumes and pieces; raises BudgetSpent. wall_s: the backstop, counted
+        from the job's start (standard.CROSS_CHECK exact_backstop_wall_s unless given)."""
         import Part  # noqa: PLC0415
 
+        from cadbench_wb import standard  # noqa: PLC0415
+
+        if wall_s is None:
+            wall_s = standard.CROSS_CHECK["exact_backstop_wall_s"]
+            if not cpu_limit_available():  # no CPU limit: the budget falls back to the clock
+                wall_s = min(wall_s, self.cpu_budget_s)
         try:
             if self.failed is not None:
                 raise self.failed
-            self.worker.wait(budget_s - (time.perf_counter() - self.started))
+            self.worker.wait(wall_s - (time.perf_counter() - self.started), wall_s)
             folder = self.folder.name
             answer = os.path.join(folder, "result.json")
             if not os.path.exists(answer):
@@ -146,12 +201,41 @@ def serve() -> None:
     import_freecad()
     for line in sys.stdin:
         folder = line.strip()
+        before = _cpu_seconds()
         try:
+            _limit_cpu(folder, before)
             child(folder)
         except Exception:  # noqa: BLE001 - no result.json tells the parent it failed
             pass
-        sys.stdout.write("done\n")
+        sys.stdout.write(f"done {_cpu_seconds() - before:.3f}\n")
         sys.stdout.flush()
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds (user + system, all threads) this process has spent."""
+    times = os.times()
+    return times.user + times.system
+
+
+def _limit_cpu(folder: str, spent: float) -> None:
+    """Let this process spend at most the job's cpu_budget_s more CPU seconds: past them
+    the kernel sends SIGXCPU, whose default action ends the process (OCC holds the
+    interpreter, so a Python handler could not run). RLIMIT_CPU counts whole seconds: the
+    limit is rounded up. No core file is written."""
+    if not cpu_limit_available():
+        return
+    import resource  # noqa: PLC0415
+
+    with open(os.path.join(folder, "job.json")) as handle:
+        budget = json.load(handle).get("cpu_budget_s")
+    if budget is None:
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = math.ceil(spent + max(budget, 0.0))
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (max(soft, 1), hard))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
 
 
 def child(folder: str) -> None:
