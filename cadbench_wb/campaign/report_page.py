@@ -316,6 +316,10 @@ def _delivery_text(row: dict) -> str:
     if not row["checked"]:
         return f"NOT CHECKED: {(row['notChecked'] or {}).get('detail', '')}"
     if row["delivered"]:
+        # A delivery whose bytes are the reference's own (campaign/figures.py): a system that
+        # could read the answer, flagged where an operator reads the scorings.
+        if row.get("identicalToReference"):
+            return "delivered: the reference's own bytes (identicalToReference)"
         return "delivered"
     return f"{row['failure']['reason']}: {row['failure']['detail']}"
 

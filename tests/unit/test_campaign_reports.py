@@ -95,6 +95,17 @@ def test_csv_has_a_line_per_scoring_with_the_internal_names():
     assert lines[2]["scored"] == "false" and lines[2]["notChecked"] == "worker_lost"
 
 
+def test_html_flags_a_delivery_that_is_the_reference_itself():
+    # Issue 31: a copy of the reference's bytes is scored (shapeIoU 1.0) but named as such
+    # in the page's delivery column, not only in results.json.
+    document = document_of(VALUES)
+    assert "identicalToReference" not in reports.html_text(document)
+    first = document["scorings"][0]
+    assert first["delivered"]
+    first["identicalToReference"] = True
+    assert "own bytes (identicalToReference)" in reports.html_text(document)
+
+
 def test_html_is_one_offline_file_with_tables_and_plots():
     page = reports.html_text(document_of(VALUES))
     assert page.count("<img") == 3 and "data:image/png;base64," in page
