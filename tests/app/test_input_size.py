@@ -17,8 +17,17 @@ NIST = os.path.join(ROOT, "tests", "data", "nist")
 
 @pytest.mark.parametrize("name", sorted(n for n in os.listdir(NIST) if n.endswith(".stp")))
 def test_step_face_count_is_the_faces_opencascade_reads(part, name):
+    # The count is a limit's measure: it may say more than OpenCASCADE reads (a face it
+    # leaves out makes the refusal err on the safe side), never less.
     path = os.path.join(NIST, name)
-    assert loading.step_face_count(path) == len(part.read(path).Faces)
+    declared, read = loading.step_face_count(path), len(part.read(path).Faces)
+    assert declared == read + UNTRANSFERRED.get(name, 0)
+
+
+# NIST CTC-04 keeps 3 construction surfaces in OPEN_SHELLs beside its solid ('Fill.1',
+# 'Passing Plane.1', 'Angle Plane.2'): 520 ADVANCED_FACEs, of which OpenCASCADE reads the
+# solid's 517 and one open shell's face.
+UNTRANSFERRED = {"nist_ctc_04_asme1_rd.stp": 2}
 
 
 def _fake_step(path, faces: int, pad: int = 0) -> str:
