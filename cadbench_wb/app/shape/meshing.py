@@ -429,7 +429,9 @@ def manifold_for(mesh, shape, diagonal, aligned=None):
         attempts.append(("after trimesh's repair", lambda: (repaired_manifold(*mesh), None)))
     if len(mesh[1]):
         for factor in params["mesh_retry_factors"]:
-            attempts.append((f"at {factor:g} x the deflection", _retry(shape, factor * deflection)))
+            attempts.append(
+                (f"at {factor:g} x the deflection", _retry(shape, factor * deflection, factor > 1))
+            )
     steps = ["its tessellation is not a manifold"]
     for label, attempt in attempts:
         solid, replacement = attempt()
@@ -441,11 +443,19 @@ def manifold_for(mesh, shape, diagonal, aligned=None):
     return None, steps, None
 
 
-def _retry(shape, deflection: float):
-    """An attempt at a new tessellation at this deflection (its cracks closed if need be)."""
+def _retry(shape, deflection: float, coarser: bool):
+    """An attempt at a new tessellation at this deflection (its cracks closed if need be).
+
+    A finer one refines the shape's own triangulation in place, as before the coarser retry
+    was added: the finer triangulation stays on the shape's faces, and a later mesh of it
+    (the remeshed route's union of a compound's solids) is made from it. (asm_Hypnotic's
+    third solid is a manifold only so: at 0.1 rad its fresh tessellation is not one, nor a
+    fresh one at half the deflection; the one refined from the alignment's is.) A coarser
+    one is made on an untriangulated copy: on the shape itself it would reuse the finer
+    triangulation."""
 
     def attempt():
-        retry = mesh_of(_untriangulated(shape), deflection)
+        retry = mesh_of(_untriangulated(shape) if coarser else shape, deflection)
         solid = manifold_of(*retry)
         return (solid if solid is not None else _closed(retry, deflection)), retry
 
