@@ -172,12 +172,10 @@ def _run_stage(context, metric: str, stage, function) -> None:
     CHECKED for the control to judge (result.stage_failed) and the other metrics are
     measured; in a control it raises, which is the control's failure."""
     if "control_pose" in context.options:
-        stage(metric)
-        function(context)
+        _measured(context, metric, stage, function)
         return
     try:
-        stage(metric)
-        function(context)
+        _measured(context, metric, stage, function)
     except (CadbenchError, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - whose failure it is, the control decides
@@ -188,6 +186,19 @@ def _run_stage(context, metric: str, stage, function) -> None:
         results.stage_failed(
             context.result, metric, f"{type(exc).__name__}: {exc}", [repr(float(x)) for x in pose]
         )
+
+
+class StageWroteNoVerdict(RuntimeError):
+    """A requested metric's stage returned without writing its verdict: the scorer's own
+    bug. Raised, so the metric is NOT CHECKED with this cause (the control shares it), never
+    left out of result.finish's case verdict, which would then pass without it."""
+
+
+def _measured(context, metric: str, stage, function) -> None:
+    stage(metric)
+    function(context)
+    if metric not in context.result["verdicts"]:
+        raise StageWroteNoVerdict(f"the stage of {metric} returned without writing its verdict")
 
 
 def _candidate_model(candidate: str, reference, options: dict):

@@ -68,3 +68,23 @@ def test_a_kernel_crash_in_process_dies_by_its_signal_with_a_message(models):
     assert status == -signal.SIGSEGV, (status, err)
     assert "Fatal Python error: Segmentation fault" in err
     assert 'File "' in err and "_injected_fault" in err and out == ""
+
+
+def test_a_stage_that_writes_no_verdict_raises_never_passes_silently(fc):
+    # Issue 28: a requested metric with no verdict used to leave result.finish's case
+    # verdict PASS without it. Measured in a control (control_pose), the stage's failure
+    # raises as it is; on a candidate it is stage_failed's NOT CHECKED, judged by the control.
+    import types  # noqa: PLC0415
+
+    from cadbench_wb.app import scoring  # noqa: PLC0415
+
+    context = types.SimpleNamespace(options={"control_pose": [0.0] * 12}, result={"verdicts": {}})
+    stages = []
+    with pytest.raises(scoring.StageWroteNoVerdict, match="semanticMatch"):
+        scoring._run_stage(context, "semanticMatch", stages.append, lambda c: None)
+
+    def writes_its_verdict(c):
+        c.result["verdicts"]["semanticMatch"] = {"verdict": "PASS"}
+
+    scoring._run_stage(context, "semanticMatch", stages.append, writes_its_verdict)
+    assert stages == ["semanticMatch", "semanticMatch"]
