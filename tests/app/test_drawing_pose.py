@@ -15,20 +15,29 @@ def _printed(report) -> list:
     return sorted((d["view"] or "", d["printed"]) for d in report["displayed"])
 
 
-def test_pose_draws_the_candidate_as_the_metric_aligned_it(fc, part, tmp_path):
+def _scored_pair(fc, part, tmp_path, axis, degrees, shift, name):
+    """(reference, candidate, result.json) of the block and its copy turned about axis by
+    degrees and moved by shift, scored shape-only."""
     block = part.makeBox(40, 30, 20).cut(part.makeCylinder(5, 20, fc.Vector(12, 10, 0)))
     reference = str(tmp_path / "reference.step")
     block.exportStep(reference)
-    stood = block.copy()
-    stood.rotate(fc.Vector(0, 0, 0), fc.Vector(1, 0, 0), 90)
-    stood.translate(fc.Vector(100, -20, 7))
-    candidate = str(tmp_path / "stood.step")
-    stood.exportStep(candidate)
+    moved = block.copy()
+    moved.rotate(fc.Vector(0, 0, 0), fc.Vector(*axis), degrees)
+    moved.translate(fc.Vector(*shift))
+    candidate = str(tmp_path / f"{name}.step")
+    moved.exportStep(candidate)
     result = tmp_path / "result.json"
     status, _, stderr = run_cli(
         "score", reference, candidate, "--only", "shape", "--json", str(result)
     )
     assert status == 0, stderr
+    return reference, candidate, result
+
+
+def test_pose_draws_the_candidate_as_the_metric_aligned_it(fc, part, tmp_path):
+    reference, candidate, result = _scored_pair(
+        fc, part, tmp_path, (1, 0, 0), 90, (100, -20, 7), "stood"
+    )
     assert json.loads(result.read_text())["shapeIoU"] > 0.999
 
     drawn = {}
@@ -66,19 +75,9 @@ def test_a_skew_turn_is_drawn_in_the_scored_pose_even_from_rounded_digits(fc, pa
     the rotation was written in full and made orthonormal where it is read."""
     import numpy as np
 
-    block = part.makeBox(40, 30, 20).cut(part.makeCylinder(5, 20, fc.Vector(12, 10, 0)))
-    reference = str(tmp_path / "reference.step")
-    block.exportStep(reference)
-    turned = block.copy()
-    turned.rotate(fc.Vector(0, 0, 0), fc.Vector(1, 2, 3), 37)
-    turned.translate(fc.Vector(120, -45, 30))
-    candidate = str(tmp_path / "turned.step")
-    turned.exportStep(candidate)
-    result = tmp_path / "result.json"
-    status, _, stderr = run_cli(
-        "score", reference, candidate, "--only", "shape", "--json", str(result)
+    reference, candidate, result = _scored_pair(
+        fc, part, tmp_path, (1, 2, 3), 37, (120, -45, 30), "turned"
     )
-    assert status == 0, stderr
     scored = json.loads(result.read_text())
     rotation = np.array(scored["shape"]["alignment"]["rotation"])
     assert np.abs(rotation.T @ rotation - np.eye(3)).max() < 1e-14  # written in full
