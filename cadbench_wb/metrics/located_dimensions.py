@@ -208,24 +208,20 @@ def _one_family(dimension, members, geometry) -> tuple:
 def _families(members, geometry) -> list:
     """Members grouped into feature families: two members are one family when they share
     a key (_family_keys), and families joined through a shared member are one."""
-    parent = list(range(len(members)))
+    from scipy.cluster.hierarchy import DisjointSet  # noqa: PLC0415
 
-    def root(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    families = DisjointSet(range(len(members)))
     first = {}
     for i, member in enumerate(members):
         for key in _family_keys(*member, geometry):
             if key in first:
-                parent[root(i)] = root(first[key])
+                families.merge(i, first[key])
             else:
                 first[key] = i
+    # In the order of each family's first member, members in their own order.
     groups = {}
     for i, member in enumerate(members):
-        groups.setdefault(root(i), []).append(member)
+        groups.setdefault(families[i], []).append(member)
     return list(groups.values())
 
 

@@ -50,24 +50,19 @@ def _touching_groups(solids, touch_rel: float) -> list[list]:
     for solid in solids:
         box = solid.BoundBox
         boxes.append((box, box.DiagonalLength))
-    parent = list(range(len(solids)))
+    from scipy.cluster.hierarchy import DisjointSet  # noqa: PLC0415
 
-    def root(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    touching = DisjointSet(range(len(solids)))
     for i in range(len(solids)):
         for j in range(i + 1, len(solids)):
             grown = boxes[i][0]
             grown = type(grown)(grown)
             grown.enlarge(touch_rel * max(boxes[i][1], boxes[j][1]))
             if grown.intersect(boxes[j][0]):
-                parent[root(i)] = root(j)
+                touching.merge(i, j)
     groups: dict[int, list] = {}
     for i, solid in enumerate(solids):
-        groups.setdefault(root(i), []).append(solid)
+        groups.setdefault(touching[i], []).append(solid)
     return list(groups.values())
 
 
