@@ -2,7 +2,7 @@
 """The readable summary of one score result (plain text for a terminal)."""
 
 from cadbench_wb.metrics import result_rows
-from cadbench_wb.metrics.verdicts import NOT_APPLICABLE, PASS
+from cadbench_wb.metrics.verdicts import NOT_APPLICABLE, NOT_RUN, PASS
 
 
 def _fmt(value) -> str:
@@ -21,9 +21,11 @@ def summary_text(result: dict) -> str:
         lines.append(f"NOT DELIVERED: {failure['reason']} - {failure['detail']}")
     lines.append("")
     lines.append(f"{'metric':40} {'value':>8} {'threshold':>10}  verdict")
-    metrics = result_rows.ordered_metrics(result["verdicts"])
-    for row in result_rows.metric_rows(result, metrics):
+    for row in result_rows.metric_rows(result):
         label = f"{row.label} ({row.metric})"
+        if row.status == NOT_RUN:
+            lines.append(f"{label:40} {'-':>8} {'-':>10}  {row.status}")
+            continue
         if row.status == NOT_APPLICABLE:
             lines.append(
                 f"{label:40} {'-':>8} {_fmt(row.threshold):>10}  {row.status} ({row.reason})"

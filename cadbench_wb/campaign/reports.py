@@ -82,11 +82,6 @@ def _cell(value) -> str:
     return str(value)
 
 
-def _status_cell(status) -> str:
-    """A metric's status as results.csv writes it: empty for a metric not run."""
-    return "" if status == NOT_RUN else status.value
-
-
 def csv_text(document: dict) -> str:
     metrics = document["metrics"]
     header = [
@@ -137,8 +132,8 @@ def csv_text(document: dict) -> str:
         for shown in result_rows.metric_rows(row, metrics):
             line += [
                 row.get(shown.metric),
-                _status_cell(shown.status),
-                _status_cell(shown.reachable),
+                shown.status.value,
+                shown.reachable.value,
             ]
         rates = row.get("randomHitRate") if isinstance(row.get("randomHitRate"), dict) else {}
         line += [
@@ -165,15 +160,10 @@ def _why_failed(row: dict) -> str:
         return f"not delivered: {failure.get('reason')}: {failure.get('detail')}"
     parts = [
         f"{shown.metric} {shown.reason or shown.status}"
-        for shown in result_rows.metric_rows(row, _judged(row))
+        for shown in result_rows.metric_rows(row)
         if shown.reachable == FAIL
     ]
     return "; ".join(parts) or "FAIL"
-
-
-def _judged(row: dict) -> list:
-    """The metrics a scoring judged, in the order its verdicts hold them."""
-    return list(row["verdicts"])
 
 
 def failure_body(row: dict) -> str:
@@ -183,7 +173,10 @@ def failure_body(row: dict) -> str:
     if row["delivered"] is False:
         failure = row["failure"] or {}
         lines.append(f"not delivered: {failure.get('reason')}: {failure.get('detail')}")
-    for shown in result_rows.metric_rows(row, _judged(row)):
+    for shown in result_rows.metric_rows(row):
+        if shown.status == NOT_RUN:
+            lines.append(f"{shown.metric}: {NOT_RUN}")
+            continue
         if shown.status == NOT_APPLICABLE:
             lines.append(f"{shown.metric}: {NOT_APPLICABLE} ({shown.reason})")
             continue
