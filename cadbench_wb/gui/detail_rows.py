@@ -23,7 +23,7 @@ from cadbench_wb.metrics import result_rows
 
 def _state(item: result_rows.ItemRow) -> str:
     """The colour state of an item: its core status; none for a code the core has none for."""
-    return item.status or ""
+    return item.status.value if item.status else ""
 
 
 def dimension_rows(result: dict) -> list[Row]:

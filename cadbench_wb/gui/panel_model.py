@@ -34,8 +34,9 @@ METRICS = (
 )
 METRIC_COLUMNS = ("Metric", "Value", "Threshold", "Verdict", "Reachable", "Ceiling")
 
-# The core's statuses (metrics/verdicts.py), spelled the same in every output.
-PASS, FAIL, NOT_CHECKED, NOT_APPLICABLE, NOT_RUN = verdicts.Status
+# The core's statuses (metrics/verdicts.py), spelled the same in every output; plain text,
+# as Qt takes it.
+PASS, FAIL, NOT_CHECKED, NOT_APPLICABLE, NOT_RUN = (status.value for status in verdicts.Status)
 
 # Located recall beside seed 000's (never a verdict): the two agree, or they DIFFER (a
 # value found, but not on the geometry that carries it; one member of a pattern wrong).
@@ -164,7 +165,7 @@ def parameter_text(name: str, value, digits: int = 3) -> str:
 
 def state_of(verdict: str | None) -> str:
     """The state a stored case verdict word colours with (verdicts.status_named)."""
-    return verdicts.status_named(verdict)
+    return verdicts.status_named(verdict).value
 
 
 def header_lines(result: dict) -> list[tuple[str, str]]:
@@ -259,11 +260,11 @@ def _metric_row(shown: result_rows.MetricRow) -> Row:
         title,
         number_text(shown.value),
         threshold,
-        shown.status,
-        shown.reachable,
+        shown.status.value,
+        shown.reachable.value,
         number_text(shown.ceiling) if shown.ceiling is not None else "-",
     ]
-    return Row(shown.metric, cells, shown.status, tip)
+    return Row(shown.metric, cells, shown.status.value, tip)
 
 
 def ceiling_rows(result: dict) -> list[Row]:
@@ -485,7 +486,7 @@ def batch_row(name: str, outcome: dict) -> Row:
         elif shown.status == NOT_APPLICABLE:
             cells.append(NOT_APPLICABLE)
         else:
-            text = f"{number_text(shown.value)} {shown.status}"
+            text = f"{number_text(shown.value)} {shown.status.value}"
             cells.append(text + (located_flag(result) if shown.metric == "dimensionRecall" else ""))
     verdict = result.get("verdict") or {}
     cells += [verdict.get("formal", NOT_CHECKED), verdict.get("reachable", NOT_CHECKED)]

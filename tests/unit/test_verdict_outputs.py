@@ -372,3 +372,11 @@ def test_a_campaign_store_of_schema_1_results_loads_them_as_schema_2(tmp_path):
     assert read == results.upgraded(copy.deepcopy(old))
     assert read["verdicts"]["threadMatch"]["verdict"] == NOT_APPLICABLE
     assert read["shapeIoU"] == old["shapeIoU"] and read["verdict"] == old["verdict"]
+
+
+def test_the_panel_hands_qt_plain_text():
+    result = _mixed()
+    rows = panel_model.metric_rows(result) + detail_rows.dimension_rows(result)
+    rows.append(panel_model.batch_row("x.step", {"result": result}))
+    values = [v for r in rows for v in [*r.cells, r.state] if isinstance(v, str)]
+    assert values and all(type(v) is str for v in values)
