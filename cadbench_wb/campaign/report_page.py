@@ -339,10 +339,11 @@ def _score_link(row: dict) -> str:
 def _metric_cell(shown: result_rows.MetricRow) -> str:
     """A metric's figure coloured by its formal status; the status (and its reason) in the
     cell's data-status and title. A metric that does not apply says so instead."""
-    title = f"{shown.status}: {shown.reason}" if shown.reason else shown.status.value
-    text = NOT_APPLICABLE if shown.status == NOT_APPLICABLE else figures.number(shown.value)
     if shown.status == NOT_APPLICABLE:
-        title = shown.reason
+        text, title = NOT_APPLICABLE.value, shown.reason
+    else:
+        text = figures.number(shown.value)
+        title = f"{shown.status}: {shown.reason}" if shown.reason else shown.status.value
     return (
         f"<span class='{_css(shown.status)}' data-status='{_e(shown.status)}' "
         f"title='{_e(title)}'>{_e(text)}</span>"
