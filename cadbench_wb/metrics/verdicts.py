@@ -40,7 +40,8 @@ def status_of(entry: dict | None, key: str = "verdict") -> Status:
         return NOT_RUN
     if entry.get("applicable") is False:  # schema /1
         return NOT_APPLICABLE
-    return status_named(entry.get(key, entry.get("verdict")))
+    word = entry.get(key, entry.get("verdict"))
+    return NOT_CHECKED if word is None else status_named(word)
 
 
 def status_named(text) -> Status:

@@ -380,3 +380,10 @@ def test_the_panel_hands_qt_plain_text():
     rows.append(panel_model.batch_row("x.step", {"result": result}))
     values = [v for r in rows for v in [*r.cells, r.state] if isinstance(v, str)]
     assert values and all(type(v) is str for v in values)
+
+
+def test_an_entry_without_a_readable_verdict_is_not_checked_never_a_pass():
+    assert verdicts.status_of({"verdict": None}) == NOT_CHECKED
+    assert verdicts.status_of({"verdict": "maybe"}) == NOT_CHECKED
+    assert verdicts.status_of(None) == NOT_RUN
+    assert verdicts.status_of({"verdict": "FAIL", "reachable": "PASS"}, "reachable") == PASS
