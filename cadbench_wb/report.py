@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The readable summary of one score result (plain text for a terminal)."""
 
-from cadbench_wb.metrics.registry import LABELS
-from cadbench_wb.metrics.verdicts import NOT_APPLICABLE
+from cadbench_wb.metrics import result_rows
+from cadbench_wb.metrics.verdicts import NOT_APPLICABLE, NOT_RUN, PASS
 
 
 def _fmt(value) -> str:
@@ -21,21 +21,24 @@ def summary_text(result: dict) -> str:
         lines.append(f"NOT DELIVERED: {failure['reason']} - {failure['detail']}")
     lines.append("")
     lines.append(f"{'metric':40} {'value':>8} {'threshold':>10}  verdict")
-    for metric, entry in result["verdicts"].items():
-        label = f"{LABELS.get(metric, metric)} ({metric})"
-        threshold = entry.get("threshold")
-        verdict = entry["verdict"]
-        if entry.get("applicable") is False:
-            reason = entry.get("reason")
-            lines.append(f"{label:40} {'-':>8} {_fmt(threshold):>10}  {NOT_APPLICABLE} ({reason})")
+    for row in result_rows.metric_rows(result):
+        label = f"{row.label} ({row.metric})"
+        if row.status == NOT_RUN:
+            lines.append(f"{label:40} {'-':>8} {'-':>10}  {row.status}")
             continue
-        if entry.get("reachable") not in (None, verdict):
-            verdict += f" (reachable {entry['reachable']})"
-        lines.append(f"{label:40} {_fmt(entry.get('value')):>8} {_fmt(threshold):>10}  {verdict}")
-        if entry.get("reason") and entry["verdict"] != "PASS":
-            lines.append(f"{'':40} {entry['reason']}")
-        if entry.get("note"):
-            lines.append(f"{'':40} note: {entry['note']}")
+        if row.status == NOT_APPLICABLE:
+            lines.append(
+                f"{label:40} {'-':>8} {_fmt(row.threshold):>10}  {row.status} ({row.reason})"
+            )
+            continue
+        verdict = row.status.value
+        if row.reachable != row.status:
+            verdict += f" (reachable {row.reachable})"
+        lines.append(f"{label:40} {_fmt(row.value):>8} {_fmt(row.threshold):>10}  {verdict}")
+        if row.reason and row.status != PASS:
+            lines.append(f"{'':40} {row.reason}")
+        if row.note:
+            lines.append(f"{'':40} note: {row.note}")
     for ceiling in ("referenceCoverage", "drawingSelfTest"):
         if result.get(ceiling) is not None:
             lines.append(f"{ceiling:40} {_fmt(result[ceiling]):>8}")

@@ -16,7 +16,10 @@ from cadbench_wb.fingerprint import metric_fingerprint
 from cadbench_wb.inputs.checks import FileProblem, open_regular, printable
 from cadbench_wb.metrics import registry, verdicts
 
-SCHEMA = "cadbench.score/1"
+# /2: a not-applicable metric stores its own status (metrics/verdicts.py); /1 results (stored
+# campaigns, saved JSON) are read through ``upgraded``.
+SCHEMA = "cadbench.score/2"
+SCHEMAS_READ = ("cadbench.score/1", SCHEMA)
 
 # Every metric the scorer knows (the registry's order), with the top-level key it reports
 # under, and the --only names of the metrics they compute.
@@ -144,8 +147,21 @@ def unchecked_by_control(result: dict, metric: str, candidate: str, control: str
     result["verdicts"][metric] = entry
 
 
+def upgraded(result: dict) -> dict:
+    """A stored score result (or a campaign's row) of an older schema read as the current
+    one, in place: a /1 not-applicable verdict (NOT CHECKED + applicable: false) stores its
+    own status. Figures are untouched; a result of the current schema comes back as it is."""
+    if isinstance(result, dict) and isinstance(result.get("verdicts"), dict):
+        verdicts.upgraded_entries(result["verdicts"])
+        if result.get("schema") in SCHEMAS_READ:
+            result["schema"] = SCHEMA
+    return result
+
+
 def with_case_verdict(result: dict) -> dict:
-    """The result with its case verdict made again from its metric verdicts."""
+    """The result with its case verdict made again from its metric verdicts (each in the
+    current schema's form)."""
+    verdicts.upgraded_entries(result["verdicts"])
     result["verdict"] = {
         "formal": verdicts.case_verdict(result["verdicts"], "verdict"),
         "reachable": verdicts.case_verdict(result["verdicts"], "reachable"),

@@ -10,6 +10,7 @@ the cases only one of them has are named.
 import json
 import os
 
+from cadbench_wb import result as results
 from cadbench_wb.campaign import figures
 from cadbench_wb.errors import UsageError
 
@@ -30,6 +31,8 @@ def load(path: str) -> dict:
         raise UsageError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
     if not isinstance(document, dict) or document.get("schema") != "cadbench.campaign/1":
         raise UsageError(f"{path}: not a cadbench campaign results.json")
+    for row in document.get("scorings") or []:
+        results.upgraded(row)  # rows written by a cadbench of score schema /1
     document["path"] = path
     return document
 

@@ -16,7 +16,8 @@ import statistics
 
 from cadbench_wb import result as results
 from cadbench_wb.campaign.manifest import group_of
-from cadbench_wb.metrics.verdicts import FAIL, NOT_CHECKED, PASS
+from cadbench_wb.metrics import result_rows
+from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, NOT_CHECKED, NOT_RUN, PASS
 
 # Per-case ceilings and floors reported beside the metrics (seed 000's internal names).
 CASE_FIGURES = ("referenceCoverage", "drawingSelfTest", "randomHitRate")
@@ -101,8 +102,12 @@ def pass_figure(rows, key: str) -> dict:
     return figure
 
 
+def _metric_row(row, metric) -> result_rows.MetricRow:
+    return result_rows.metric_rows(row, [metric])[0]
+
+
 def _applicable(row, metric) -> bool:
-    return row["verdicts"].get(metric, {}).get("applicable", True)
+    return _metric_row(row, metric).status != NOT_APPLICABLE
 
 
 def metric_values(rows, metric) -> list[float]:
@@ -157,17 +162,14 @@ def located_block(rows) -> dict | None:
 
 
 def _metric_verdicts(rows, metric) -> dict:
+    """Each status's count over the rows (a metric not run is in none of them)."""
     counts = {"pass": 0, "fail": 0, "notChecked": 0, "notApplicable": 0, "passReachable": 0}
+    keys = {PASS: "pass", FAIL: "fail", NOT_CHECKED: "notChecked", NOT_APPLICABLE: "notApplicable"}
     for row in rows:
-        entry = row["verdicts"].get(metric)
-        if entry is None:
-            counts["notChecked"] += 0 if row["checked"] else 1
-        elif not entry.get("applicable", True):
-            counts["notApplicable"] += 1
-        else:
-            key = {PASS: "pass", FAIL: "fail"}.get(entry["verdict"], "notChecked")
-            counts[key] += 1
-            counts["passReachable"] += entry.get("reachable") == PASS
+        shown = _metric_row(row, metric)
+        if shown.status != NOT_RUN:
+            counts[keys[shown.status]] += 1
+            counts["passReachable"] += shown.reachable == PASS
     return counts
 
 

@@ -10,7 +10,8 @@ import json
 import urllib.parse
 
 from cadbench_wb.campaign import figures, plots
-from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, PASS
+from cadbench_wb.metrics import result_rows
+from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, NOT_RUN, PASS
 
 # Wide tables scroll inside their own box, so the page fits any window (1400 px and less).
 STYLE = """
@@ -119,9 +120,12 @@ def _table(
     )
 
 
+def _css(status: str) -> str:
+    return {PASS: "PASS", FAIL: "FAIL", NOT_APPLICABLE: "note", NOT_RUN: "note"}.get(status, "NC")
+
+
 def _verdict(verdict: str) -> str:
-    css = {PASS: "PASS", FAIL: "FAIL", NOT_APPLICABLE: "note"}.get(verdict, "NC")
-    return f"<span class='{css}'>{_e(verdict)}</span>"
+    return f"<span class='{_css(verdict)}'>{_e(verdict)}</span>"
 
 
 def _img(png: bytes, alt: str) -> str:
@@ -332,11 +336,18 @@ def _score_link(row: dict) -> str:
     return f"<a href='scores/{target}.json'>json</a>"
 
 
-def _metric_cell(row: dict, metric: str) -> str:
-    entry = row["verdicts"].get(metric)
-    if entry is not None and entry.get("applicable") is False:
-        return f"<span class='note' title='{_e(entry.get('reason'))}'>{NOT_APPLICABLE}</span>"
-    return _e(figures.number(row.get(metric)))
+def _metric_cell(shown: result_rows.MetricRow) -> str:
+    """A metric's figure coloured by its formal status; the status (and its reason) in the
+    cell's data-status and title. A metric that does not apply says so instead."""
+    if shown.status == NOT_APPLICABLE:
+        text, title = NOT_APPLICABLE.value, shown.reason
+    else:
+        text = figures.number(shown.value)
+        title = f"{shown.status}: {shown.reason}" if shown.reason else shown.status.value
+    return (
+        f"<span class='{_css(shown.status)}' data-status='{_e(shown.status)}' "
+        f"title='{_e(title)}'>{_e(text)}</span>"
+    )
 
 
 def _scorings(document: dict) -> list[str]:
@@ -353,7 +364,7 @@ def _scorings(document: dict) -> list[str]:
             _e(_delivery_text(row)),
             _score_link(row),
         ]
-        + [_metric_cell(row, m) for m in metrics]
+        + [_metric_cell(shown) for shown in result_rows.metric_rows(row, metrics)]
         + ([_located_cell(row)] if located else [])
         for row in document["scorings"]
     ]

@@ -21,7 +21,8 @@ import xml.etree.ElementTree as ElementTree
 from cadbench_wb.campaign import figures
 from cadbench_wb.campaign.report_page import html_text
 from cadbench_wb.errors import UsageError
-from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, NOT_CHECKED, shown_verdict
+from cadbench_wb.metrics import result_rows
+from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, NOT_CHECKED, NOT_RUN
 
 FILES = ("results.json", "timings.json", "results.csv", "junit.xml", "report.html")
 
@@ -128,12 +129,11 @@ def csv_text(document: dict) -> str:
             row["verdict"]["reachable"],
             row["verdict"]["formal"],
         ]
-        for metric in metrics:
-            entry = row["verdicts"].get(metric)
+        for shown in result_rows.metric_rows(row, metrics):
             line += [
-                row.get(metric),
-                shown_verdict(entry),
-                shown_verdict(entry, "reachable"),
+                row.get(shown.metric),
+                shown.status.value,
+                shown.reachable.value,
             ]
         rates = row.get("randomHitRate") if isinstance(row.get("randomHitRate"), dict) else {}
         line += [
@@ -159,9 +159,9 @@ def _why_failed(row: dict) -> str:
         failure = row["failure"] or {}
         return f"not delivered: {failure.get('reason')}: {failure.get('detail')}"
     parts = [
-        f"{metric} {entry.get('reason', entry['verdict'])}"
-        for metric, entry in row["verdicts"].items()
-        if entry.get("reachable") == FAIL
+        f"{shown.metric} {shown.reason or shown.status}"
+        for shown in result_rows.metric_rows(row)
+        if shown.reachable == FAIL
     ]
     return "; ".join(parts) or "FAIL"
 
@@ -173,14 +173,17 @@ def failure_body(row: dict) -> str:
     if row["delivered"] is False:
         failure = row["failure"] or {}
         lines.append(f"not delivered: {failure.get('reason')}: {failure.get('detail')}")
-    for metric, entry in row["verdicts"].items():
-        shown = shown_verdict(entry)
-        if shown == NOT_APPLICABLE:
-            lines.append(f"{metric}: {NOT_APPLICABLE} ({entry.get('reason', '')})")
+    for shown in result_rows.metric_rows(row):
+        if shown.status == NOT_RUN:
+            lines.append(f"{shown.metric}: {NOT_RUN}")
+            continue
+        if shown.status == NOT_APPLICABLE:
+            lines.append(f"{shown.metric}: {NOT_APPLICABLE} ({shown.reason})")
             continue
         lines.append(
-            f"{metric}: {figures.number(entry.get('value'))} (threshold {figures.number(entry.get('threshold'))}"
-            f") {shown}, reachable {entry.get('reachable')}: {entry.get('reason', '')}"
+            f"{shown.metric}: {figures.number(shown.value)} (threshold "
+            f"{figures.number(shown.threshold)}) {shown.status}, reachable {shown.reachable}: "
+            f"{shown.reason}"
         )
     for name in ("referenceCoverage", "drawingSelfTest", *figures.LOCATED_FIGURES):
         if row.get(name) is not None:

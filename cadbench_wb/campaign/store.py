@@ -18,6 +18,7 @@ import os
 import sqlite3
 import time
 
+from cadbench_wb import result as results
 from cadbench_wb.inputs.formats import FORMATS
 
 SCHEMA_VERSION = 1
@@ -180,8 +181,10 @@ class Store:
         self.db.executemany("DELETE FROM scores WHERE key = ?", [(k,) for k in keys])
 
     def get(self, key: str) -> dict | None:
+        """The stored result under key, in the current result schema (a result stored
+        under cadbench.score/1 is read through result.upgraded: same figures)."""
         row = self.db.execute("SELECT result FROM scores WHERE key = ?", (key,)).fetchone()
-        return json.loads(row[0]) if row else None
+        return results.upgraded(json.loads(row[0])) if row else None
 
     def seconds(self, key: str) -> float | None:
         row = self.db.execute("SELECT seconds FROM scores WHERE key = ?", (key,)).fetchone()

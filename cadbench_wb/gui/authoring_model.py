@@ -219,7 +219,7 @@ def live_figures(result: dict | None, count: int) -> dict:
     unmeasured = [
         row.key
         for row in detail_rows.dimension_rows(result)
-        if panel_model.item_state(row.cells[4]) in (panel_model.FAIL, panel_model.NOT_CHECKED)
+        if row.state in (panel_model.FAIL, panel_model.NOT_CHECKED)
     ]
     if statuses and coverage not in (panel_model.NOT_APPLICABLE, panel_model.NOT_RUN):
         coverage = f"{coverage} ({len(statuses) - len(unmeasured)} of {count})"

@@ -1,40 +1,42 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Rows of the panel's detail tabs (dimensions, features, threads, drawing), from the
-result sections the metric stages write. Pure Python, like panel_model: the figures are
-read, never recomputed, and a section in an unknown shape still shows as generic rows."""
+core's item rows (metrics/result_rows.py). Pure Python, like panel_model: the figures are
+read, never recomputed, each item's status is the core's (never guessed from its words), and
+a section in an unknown shape still shows as generic rows."""
 
 from cadbench_wb.gui.panel_model import (
     DIFFERS,
-    FAIL,
     GEOMETRY_KEYS,
-    NOT_CHECKED,
-    PASS,
     Row,
-    entries_of,
     entry_tooltip,
     first_of,
     geometry_targets,
     geometry_text,
-    grouped_entries,
     is_scalar,
-    item_state,
     number_text,
     parameter_text,
     quantity_text,
     words,
 )
+from cadbench_wb.metrics import result_rows
+
+
+def _state(item: result_rows.ItemRow) -> str:
+    """The colour state of an item: its core status; none for a code the core has none for."""
+    return item.status.value if item.status else ""
 
 
 def dimension_rows(result: dict) -> list[Row]:
     """The per-dimension list: target, found value, status; clicking selects the geometry."""
     rows = []
-    for index, entry in enumerate(entries_of(result.get("dimensions"))):
-        ident = str(entry.get("id", index + 1))
+    for item in result_rows.dimension_items(result):
+        entry = item.entry
+        ident = item.key
         target = first_of(entry, "target", "value", "nominal")
         found = first_of(entry, "found", "foundValue", "measured", "closest")
         if isinstance(found, dict):
             found = first_of(found, "value", "measured")
-        status = words(entry.get("status") or ("found" if entry.get("hit") else "-"))
+        status = words(item.code)
         kind = entry.get("kind", "")
         quantity = "angle" if kind == "angle" else "length"
         nearest = entry.get("nearestValue")
@@ -59,8 +61,7 @@ def dimension_rows(result: dict) -> list[Row]:
             status,
             geometry_text(entry),
         ]
-        state = item_state(status)
-        row = Row(ident, cells, state, entry_tooltip(entry), geometry_targets(entry))
+        row = Row(ident, cells, _state(item), entry_tooltip(entry), geometry_targets(entry))
         located_cells(row, entry)
         rows.append(row)
     return rows
@@ -172,19 +173,17 @@ def entry_rows(section) -> list[Row]:
     """Features, threads or drawing entries in whatever shape the core reports them: a list
     of dicts with a status, or a dict of lists keyed by status (matched / missing / extra)."""
     rows = []
-    for index, (group, entry) in enumerate(grouped_entries(section)):
-        if not isinstance(entry, dict):
-            entry = {"name": entry}
-        name = str(first_of(entry, "id", "name", "feature", "type", "kind") or index + 1)
-        status = words(entry.get("status") or group or "-")
+    for item in result_rows.entry_items(section):
+        entry = item.entry
+        status = words(item.code)
         detail = ", ".join(
             f"{k} {parameter_text(k, v)}"
             for k, v in sorted(entry.items())
             if k not in ("id", "name", "status") and is_scalar(v) and k not in dict(GEOMETRY_KEYS)
         )
-        cells = [name, status, detail, geometry_text(entry)]
+        cells = [item.key, status, detail, geometry_text(entry)]
         rows.append(
-            Row(name, cells, item_state(status), entry_tooltip(entry), geometry_targets(entry))
+            Row(item.key, cells, _state(item), entry_tooltip(entry), geometry_targets(entry))
         )
     return rows
 
@@ -194,33 +193,21 @@ def feature_rows(section) -> list[Row]:
     pointing at its faces on the reference and/or the candidate."""
     if not isinstance(section, dict) or "matched" not in section:
         return entry_rows(section)
-    reference = {f.get("id"): f for f in section.get("reference") or [] if isinstance(f, dict)}
-    candidate = {f.get("id"): f for f in section.get("candidate") or [] if isinstance(f, dict)}
     rows = []
-    for match in section.get("matched") or []:
-        ref, cand = reference.get(match.get("reference"), {}), candidate.get(match.get("candidate"))
-        credit = match.get("credit", 1.0)
-        exact = credit is None or credit >= 1.0
-        status = "matched" if exact else f"differs (credit {credit:g})"
-        detail = "; ".join(match.get("differences") or []) or _feature_detail(ref)
-        name = f"{match.get('type', '')} {match.get('reference')}→{match.get('candidate')}"
-        rows.append(_feature_row(name.strip(), status, PASS if exact else FAIL, detail, ref, cand))
-    for status, side in (("missing", reference), ("extra", candidate)):
-        for item in section.get(status) or []:
-            if isinstance(item, dict):
-                feature = {**side.get(item.get("id"), {}), **item}
-            else:
-                feature = side.get(item, {"id": item})
-            name = f"{feature.get('type', '')} {feature.get('id', '')}".strip()
-            ref, cand = (feature, None) if status == "missing" else ({}, feature)
-            rows.append(_feature_row(name, status, FAIL, _feature_detail(feature), ref, cand))
-    unrecognised = section.get("unrecognised") or {}
-    for role in ("reference", "candidate"):
-        for item in unrecognised.get(role, []) if isinstance(unrecognised, dict) else []:
-            entry = item if isinstance(item, dict) else {"id": item}
-            name = f"{entry.get('type', 'region')} {entry.get('id', '')}".strip()
-            ref, cand = (entry, None) if role == "reference" else ({}, entry)
-            rows.append(_feature_row(name, f"unrecognised ({role})", NOT_CHECKED, "", ref, cand))
+    for item in result_rows.feature_items(section):
+        status, detail = item.code, _feature_detail(item.entry)
+        if item.code in ("matched", "differs"):
+            if item.code == "differs":
+                status = f"differs (credit {item.credit:g})"
+            detail = "; ".join(item.entry.get("differences") or []) or _feature_detail(
+                item.reference
+            )
+        elif item.code == "unrecognised":
+            role = "reference" if item.candidate is None else "candidate"
+            status, detail = f"unrecognised ({role})", ""
+        rows.append(
+            _feature_row(item.key, status, _state(item), detail, item.reference, item.candidate)
+        )
     return rows
 
 
@@ -247,25 +234,10 @@ def thread_rows(section) -> list[Row]:
     which checks (major, pitch, hand, axis, ends, volume) failed; unpaired ones are extra."""
     if not isinstance(section, dict) or "pairs" not in section:
         return entry_rows(section)
-    reference = section.get("reference") or []
-    candidate = section.get("candidate") or []
-    rows, used = [], set()
-    for pair in section.get("pairs") or []:
-        ref = reference[pair["reference"]] if pair.get("reference") is not None else {}
-        index = pair.get("candidate")
-        cand = candidate[index] if index is not None and index < len(candidate) else None
-        used.add(index)
-        failed = [name for name, check in (pair.get("checks") or {}).items() if not check.get("ok")]
-        if cand is None:
-            status, state = "missing", FAIL
-        elif failed:
-            status, state = "differs: " + ", ".join(failed), FAIL
-        else:
-            status, state = "matched", PASS
-        rows.append(_thread_row(ref, cand, status, state))
-    for index, cand in enumerate(candidate):
-        if index not in used:
-            rows.append(_thread_row({}, cand, "extra", FAIL))
+    rows = []
+    for item in result_rows.thread_items(section):
+        status = "differs: " + ", ".join(item.failed) if item.code == "differs" else item.code
+        rows.append(_thread_row(item.reference or {}, item.candidate, status, _state(item)))
     return rows
 
 
@@ -305,18 +277,14 @@ def drawing_rows(section) -> list[Row]:
     if not isinstance(section, dict) or not isinstance(section.get("dimensions"), list):
         return entry_rows(section)
     rows = []
-    for entry in section["dimensions"]:
-        if not isinstance(entry, dict):
-            continue
-        ident = str(entry.get("id", ""))
-        found = entry.get("found")
-        status = entry.get("status") or ("found" if found else "not found")
+    for item in result_rows.drawing_items(section):
+        entry = item.entry
         shown = entry.get("displayed")
         detail = f"target {parameter_text('target', entry.get('target'))}"
         if shown is not None:
             detail += f", prints {shown!r}"
             if entry.get("view"):
                 detail += f" in view {entry['view']}"
-        state = item_state(words(status))
-        rows.append(Row(ident, [ident, words(status), detail, ""], state, entry_tooltip(entry)))
+        cells = [item.key, words(item.code), detail, ""]
+        rows.append(Row(item.key, cells, _state(item), entry_tooltip(entry)))
     return rows

@@ -4,15 +4,17 @@ tooltips and the geometry a row points at. Pure Python (no Qt, no FreeCAD), so e
 of the display is testable without a window.
 
 The panel shows whatever keys the result holds: a metric that was not run, does not apply
-(``applicable: false``) or could not be checked each get their own wording, never a
-silent blank. Figures are read, never recomputed: the GUI holds no metric logic.
+or could not be checked each get their own wording, never a silent blank. Figures are read,
+never recomputed, and every status comes from the core's display rows
+(metrics/result_rows.py), the same the CLI, the campaign reports and report.html format:
+the GUI holds no metric logic.
 """
 
 import dataclasses
 import os
 import re
 
-from cadbench_wb.metrics import verdicts
+from cadbench_wb.metrics import result_rows, verdicts
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - Qt's name, for lupdate
@@ -32,14 +34,9 @@ METRICS = (
 )
 METRIC_COLUMNS = ("Metric", "Value", "Threshold", "Verdict", "Reachable", "Ceiling")
 
-# NOT_APPLICABLE is the core's phrase (metrics/verdicts.py), the same in every output.
-PASS, FAIL, NOT_CHECKED, NOT_APPLICABLE, NOT_RUN = (
-    "PASS",
-    "FAIL",
-    "NOT CHECKED",
-    verdicts.NOT_APPLICABLE,
-    "not run",
-)
+# The core's statuses (metrics/verdicts.py), spelled the same in every output; plain text,
+# as Qt takes it.
+PASS, FAIL, NOT_CHECKED, NOT_APPLICABLE, NOT_RUN = (status.value for status in verdicts.Status)
 
 # Located recall beside seed 000's (never a verdict): the two agree, or they DIFFER (a
 # value found, but not on the geometry that carries it; one member of a pattern wrong).
@@ -167,9 +164,8 @@ def parameter_text(name: str, value, digits: int = 3) -> str:
 
 
 def state_of(verdict: str | None) -> str:
-    if verdict in (PASS, FAIL, NOT_CHECKED):
-        return verdict
-    return NOT_RUN if verdict is None else NOT_CHECKED
+    """The state a stored case verdict word colours with (verdicts.status_named)."""
+    return verdicts.status_named(verdict).value
 
 
 def header_lines(result: dict) -> list[tuple[str, str]]:
@@ -212,13 +208,10 @@ def case_state(result: dict, key: str = "formal") -> str:
 
 def metric_rows(result: dict) -> list[Row]:
     """The five metrics (and any other the result judges), one row each."""
-    verdicts = result.get("verdicts") or {}
-    names = [m for m, _ in METRICS] + sorted(set(verdicts) - {m for m, _ in METRICS})
-    labels = dict(METRICS)
     rows = []
-    for name in names:
-        rows.append(_metric_row(name, labels.get(name, name), verdicts.get(name)))
-        if name == "dimensionRecall" and located_row(result) is not None:
+    for shown in result_rows.metric_rows(result):
+        rows.append(_metric_row(shown))
+        if shown.metric == "dimensionRecall" and located_row(result) is not None:
             rows.append(located_row(result))
     return rows
 
@@ -251,34 +244,27 @@ def located_row(result: dict) -> Row | None:
     return Row("dimensionRecallLocated", cells, DIFFERS if differs else "", tip)
 
 
-def _metric_row(metric: str, label: str, entry: dict | None) -> Row:
-    title = f"{label} ({metric})"
-    if entry is None:
-        return Row(
-            metric,
-            [title, "-", "-", NOT_RUN, "-", "-"],
-            NOT_RUN,
-            "not computed: not requested, or not available in this version of cadbench",
-        )
-    threshold = number_text(entry.get("threshold"), 2)
-    if entry.get("applicable") is False:
-        tip = entry.get("reason") or "does not apply to this case"
-        return Row(metric, [title, "-", threshold, NOT_APPLICABLE, "-", "-"], NOT_APPLICABLE, tip)
-    verdict = entry.get("verdict")
-    ceiling = entry.get("ceiling")
-    tip = entry.get("reason") or ""
-    if entry.get("note"):
-        tip = f"{tip}\nnote: {entry['note']}" if tip else f"note: {entry['note']}"
-    reachable = entry.get("reachable", verdict)
+def _metric_row(shown: result_rows.MetricRow) -> Row:
+    title = f"{shown.label} ({shown.metric})"
+    if shown.status == NOT_RUN:
+        return Row(shown.metric, [title, "-", "-", NOT_RUN, "-", "-"], NOT_RUN, shown.reason)
+    threshold = number_text(shown.threshold, 2)
+    if shown.status == NOT_APPLICABLE:
+        tip = shown.reason or "does not apply to this case"
+        cells = [title, "-", threshold, NOT_APPLICABLE, "-", "-"]
+        return Row(shown.metric, cells, NOT_APPLICABLE, tip)
+    tip = shown.reason
+    if shown.note:
+        tip = f"{tip}\nnote: {shown.note}" if tip else f"note: {shown.note}"
     cells = [
         title,
-        number_text(entry.get("value")),
+        number_text(shown.value),
         threshold,
-        verdict or NOT_CHECKED,
-        reachable or "-",
-        number_text(ceiling) if ceiling is not None else "-",
+        shown.status.value,
+        shown.reachable.value,
+        number_text(shown.ceiling) if shown.ceiling is not None else "-",
     ]
-    return Row(metric, cells, state_of(verdict), tip)
+    return Row(shown.metric, cells, shown.status.value, tip)
 
 
 def ceiling_rows(result: dict) -> list[Row]:
@@ -493,22 +479,24 @@ def batch_row(name: str, outcome: dict) -> Row:
         )
         cells = [name] + ["-"] * len(METRICS) + [NOT_CHECKED, NOT_CHECKED]
         return Row(name, cells, NOT_CHECKED, text)
-    verdicts = result.get("verdicts") or {}
     cells = [name]
-    for metric, _ in METRICS:
-        entry = verdicts.get(metric)
-        if entry is None:
+    for shown in result_rows.metric_rows(result, [m for m, _ in METRICS]):
+        if shown.status == NOT_RUN:
             cells.append("-")
-        elif entry.get("applicable") is False:
+        elif shown.status == NOT_APPLICABLE:
             cells.append(NOT_APPLICABLE)
         else:
-            text = f"{number_text(entry.get('value'))} {entry.get('verdict', '')}".strip()
-            cells.append(text + (located_flag(result) if metric == "dimensionRecall" else ""))
+            text = f"{number_text(shown.value)} {shown.status.value}"
+            cells.append(text + (located_flag(result) if shown.metric == "dimensionRecall" else ""))
     verdict = result.get("verdict") or {}
     cells += [verdict.get("formal", NOT_CHECKED), verdict.get("reachable", NOT_CHECKED)]
     tip = delivery_text(result)
+    # What kept the case from passing: failed and unchecked metrics, never one that does not
+    # apply or was not run.
     failing = [
-        f"{m}: {e.get('reason', '')}" for m, e in verdicts.items() if e.get("verdict") != PASS
+        f"{shown.metric}: {shown.reason}"
+        for shown in result_rows.metric_rows(result)
+        if shown.status in (FAIL, NOT_CHECKED)
     ]
     if failing:
         tip += "\n" + "\n".join(failing)

@@ -91,7 +91,7 @@ def test_a_mesh_reference_has_no_automatic_targets_and_says_why(own_cache, fc, t
     assert result["targets"] is None
     assert result["autoCase"]["failure"]["reason"] == "reference_not_dimensionable"
     assert result["shapeIoU"] == pytest.approx(1.0)  # what applies is still scored
-    assert result["verdicts"]["dimensionRecall"]["applicable"] is False
+    assert result["verdicts"]["dimensionRecall"]["verdict"] == "not applicable"
 
 
 def _labels():

@@ -115,7 +115,7 @@ def test_a_mesh_candidate_is_not_drawn_and_the_reference_is_drawn_once(
     options = {"drawing_cache": str(tmp_path / "cache")}
     result = scoring.score_files(case.reference_path, stl, options, case=case)
     assert result["drawingMatch"] is None
-    assert result["verdicts"]["drawingMatch"]["applicable"] is False
+    assert result["verdicts"]["drawingMatch"]["verdict"] == "not applicable"
     assert result["drawingSelfTest"] == serial[0]["drawingSelfTest"] == 1.0
     assert "drawing_reference_ahead" in result["timing"]
     assert "drawing_candidate_ahead" not in result["timing"]

@@ -43,7 +43,7 @@ def test_a_mesh_no_brep_can_be_rebuilt_from_is_not_applicable_with_the_reason(fc
         str(tmp_path / "torus.step"), str(tmp_path / "torus.stl"), "--only", "features"
     )
     entry = result["verdicts"]["semanticMatch"]
-    assert result["semanticMatch"] is None and entry["applicable"] is False
+    assert result["semanticMatch"] is None and entry["verdict"] == "not applicable"
     assert "no analytic B-rep could be rebuilt from its triangles" in entry["reason"]
     assert result["features"]["mesh"]["rebuilt"] is False
 
@@ -117,7 +117,7 @@ def test_the_references_own_mesh_is_never_failed_by_construction(fc, tmp_path):
     assert result["features"]["mesh"]["rebuilt"] is True
     for metric in ("dimensionRecall", "drawingMatch"):
         entry = result["verdicts"][metric]
-        assert result[metric] is None and entry["applicable"] is False, metric
+        assert result[metric] is None and entry["verdict"] == "not applicable", metric
         assert entry["reason"].startswith("the candidate is a triangle mesh (STL/OBJ)"), metric
     # The ceilings are the reference's, as case.yaml's construction says (10 of the 14
     # targets are measurable in the default spectrum; the reference's drawing shows all).

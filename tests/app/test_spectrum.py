@@ -188,5 +188,5 @@ def test_without_a_case_the_metric_is_not_applicable(models):
     assert result["dimensionRecall"] is None and result["referenceCoverage"] is None
     assert result["randomHitRate"] is None
     verdict = result["verdicts"]["dimensionRecall"]
-    assert verdict["verdict"] == "NOT CHECKED" and verdict["applicable"] is False
+    assert verdict["verdict"] == verdict["reachable"] == "not applicable"
     assert verdict["reason"] == "no case: no target dimensions"
