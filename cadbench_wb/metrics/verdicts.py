@@ -64,3 +64,12 @@ def case_verdict(verdicts: dict, key: str = "verdict") -> str:
     if any(v == NOT_CHECKED for v in values):
         return NOT_CHECKED
     return PASS if values else NOT_CHECKED
+
+
+def not_applicable(metric: str, reason: str) -> dict:
+    """The verdict entry of a metric that does not apply to the case (threadMatch on a part
+    without a thread): NOT CHECKED with ``applicable: false``, which the case verdict skips
+    and every output shows as NOT_APPLICABLE (shown_verdict)."""
+    entry = verdict(metric, None, reason=reason)
+    entry["applicable"] = False
+    return entry
