@@ -50,30 +50,26 @@ class Facts:
     @functools.cached_property
     def reference_threads(self) -> list:
         """Modeled and cosmetic threads of the reference (threads.recognition.Thread)."""
-        return _threads_of(self.reference, self.reference.shape)
+        return threads_of(self.reference, self.reference.shape)
 
     @functools.cached_property
     def candidate_threads(self) -> list:
         """Modeled and cosmetic threads of the aligned candidate."""
-        return _threads_of(self.candidate, self.aligned)
+        return threads_of(self.candidate, self.aligned)
 
     @functools.cached_property
     def reference_features(self) -> dict:
         """Feature recognition on the reference, threads included (its ids are the ones a
         case's ``geometry: {feature: F3}`` names)."""
-        from cadbench_wb.app.features import recognition  # noqa: PLC0415
-
-        return recognition.recognise(self.reference.shape, self.reference_threads)
+        return features_of(self.reference.shape, self.reference_threads)
 
     @functools.cached_property
     def candidate_features(self) -> dict:
         """Feature recognition on the aligned candidate; on a mesh candidate, on the
         analytic B-rep rebuilt from its triangles (mesh_rebuild)."""
-        from cadbench_wb.app.features import recognition  # noqa: PLC0415
-
         if self.is_mesh:
-            return recognition.recognise(self.mesh_rebuild.solid)
-        return recognition.recognise(self.aligned, self.candidate_threads)
+            return features_of(self.mesh_rebuild.solid)
+        return features_of(self.aligned, self.candidate_threads)
 
     @functools.cached_property
     def mesh_rebuild(self) -> MeshRebuild:
@@ -104,7 +100,27 @@ class Facts:
         return meshing.mesh_of(shape, standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal)
 
 
-def _threads_of(model, shape) -> list:
+# The kernel services behind the facts, for code that reads one model outside a scoring
+# (`case verify`, a failed delivery's reference-only figures).
+
+
+def threads_of(model, shape) -> list:
+    """Modeled and cosmetic threads of a model (shape: its shape, or its aligned copy)."""
     from cadbench_wb.app.threads import recognition as threads  # noqa: PLC0415
 
     return threads.modeled_threads(shape) + threads.cosmetic_threads(model.document_objects, shape)
+
+
+def cosmetic_threads_of(model, shape) -> list:
+    """A model's cosmetic threads only (a modeled one has surfaces of its own; detecting
+    those costs seconds on a threaded part)."""
+    from cadbench_wb.app.threads import recognition as threads  # noqa: PLC0415
+
+    return threads.cosmetic_threads(model.document_objects, shape)
+
+
+def features_of(shape, threads=()) -> dict:
+    """Feature recognition on a shape, with the threads found on it."""
+    from cadbench_wb.app.features import recognition  # noqa: PLC0415
+
+    return recognition.recognise(shape, threads)
