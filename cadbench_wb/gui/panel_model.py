@@ -12,7 +12,7 @@ import dataclasses
 import os
 import re
 
-from cadbench_wb.metrics import verdicts
+from cadbench_wb.metrics import registry, verdicts
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - Qt's name, for lupdate
@@ -22,14 +22,9 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - Qt's name
 
 CONTEXT = "CadBench"
 
-# The five metrics in the order of seed 000, with their plain names.
-METRICS = (
-    ("shapeIoU", QT_TRANSLATE_NOOP("CadBench", "Shape fidelity")),
-    ("dimensionRecall", QT_TRANSLATE_NOOP("CadBench", "Dimensional accuracy")),
-    ("semanticMatch", QT_TRANSLATE_NOOP("CadBench", "Feature fidelity")),
-    ("threadMatch", QT_TRANSLATE_NOOP("CadBench", "Thread fidelity")),
-    ("drawingMatch", QT_TRANSLATE_NOOP("CadBench", "Drawing fidelity")),
-)
+# The registered metrics in the registry's order (seed 000's), with their plain names;
+# tools/update_translations.py collects the registry's labels for translators.
+METRICS = tuple(registry.LABELS.items())
 METRIC_COLUMNS = ("Metric", "Value", "Threshold", "Verdict", "Reachable", "Ceiling")
 
 # NOT_APPLICABLE is the core's phrase (metrics/verdicts.py), the same in every output.

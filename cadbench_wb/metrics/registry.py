@@ -65,6 +65,8 @@ class Metric:
     blank: tuple = ()  # (output, value) when the metric does not apply (besides name, ceiling)
     explain: str | None = None  # "module:function"(facts, reason) -> the not-applicable detail
     brep: str | None = None  # what the metric reads of an analytic B-rep (the mesh rule)
+    floor: str | None = None  # the output holding the case's chance floor (seed 000)
+    beside: tuple = ()  # outputs the demo's table prints beside the value
 
     @property
     def modules(self) -> tuple[str, ...]:
@@ -110,6 +112,8 @@ METRICS = (
             "dimensionLocated",
         ),
         ceiling="referenceCoverage",
+        floor="randomHitRate",
+        beside=("referenceCoverage",),
         blank=(
             ("randomHitRate", None),
             ("dimensionRecallLocated", None),
@@ -171,6 +175,14 @@ GROUPS = {metric.group: (metric.name,) for metric in METRICS}
 LABELS = {metric.name: metric.label for metric in METRICS}
 # The case's own maximum of each metric that has one (seed 000's passed reachable).
 CEILINGS = {metric.name: metric.ceiling for metric in METRICS if metric.ceiling}
+# Per-case figures beside the metrics: each metric's ceiling, then each chance floor.
+CASE_FIGURES = tuple(CEILINGS.values()) + tuple(m.floor for m in METRICS if m.floor)
+
+
+def requiring(requirement: str) -> tuple[str, ...]:
+    """The metrics whose requires list a requirement ("targets": those a case's target
+    dimensions feed)."""
+    return tuple(metric.name for metric in METRICS if requirement in metric.requires)
 
 
 class MetricNotLoadable(ImportError):
