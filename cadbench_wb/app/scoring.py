@@ -219,6 +219,8 @@ def _measured(context, metric: registry.Metric, stage, measure) -> None:
 
 
 def _held_to_declaration(metric, result: dict, before: dict, verdicts_before: set) -> None:
+    """UndeclaredOutput when the metric wrote a top-level key its line does not declare (or
+    another metric's verdict) since before; StageWroteNoVerdict when it has no verdict."""
     written = {k for k in result if k not in before or result[k] is not before[k]}
     undeclared = sorted(written - set(metric.keys))
     other_verdicts = sorted(set(result["verdicts"]) - verdicts_before - {metric.name})
@@ -321,12 +323,14 @@ def _reference_stages(reference, case, options: dict, result: dict, requested) -
     for metric in registry.METRICS:
         if metric.name not in requested:
             continue
+        before, verdicts_before = dict(result), set(result["verdicts"])
         _stamped(metric, result)
         unmet = requirements.unmet(facts, metric, reference_only=True)
         if unmet is not None:
             _not_applicable(facts, metric, unmet, delivered=False)
         elif metric.reference_stage:
             registry.resolve(metric.reference_stage)(reference, case, options, result)
+        _held_to_declaration(metric, result, before, verdicts_before)
 
 
 def _public(options: dict) -> dict:
