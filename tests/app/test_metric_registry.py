@@ -203,3 +203,35 @@ def _python_in_copy(copy_root, code, *args):
         env=dict(os.environ, PYTHONPATH=str(copy_root)),
         timeout=600,
     )
+
+
+SILENT_STAGE = """
+def silent_stage(facts):
+    facts.result["silentMatch"] = 1.0  # a value, but no verdict
+"""
+
+
+def test_a_metric_whose_stage_writes_no_verdict_is_the_scorers_failure_never_a_pass(
+    tmp_path, models
+):
+    # Issue 28: a stage that returns without its verdict used to leave the case verdict
+    # PASS without it. Now it raises (StageWroteNoVerdict) on the candidate and on the
+    # perfect-copy control alike, so the metric is NOT CHECKED, named as the scorer's.
+    package = pathlib.Path(copy_package(tmp_path))
+    (package / "app" / "silent_stage.py").write_text(SILENT_STAGE)
+    registry_file = package / "metrics" / "registry.py"
+    text = registry_file.read_text()
+    end = text.index("\n)\n", text.index("METRICS = ("))
+    line = (
+        '    Metric("silentMatch", "silent", "Silent", '
+        '"cadbench_wb.app.silent_stage:silent_stage", threshold=0.5),\n'
+    )
+    registry_file.write_text(text[: end + 1] + line + text[end + 1 :])
+    process = _score_with_copy(tmp_path, models["holed"], models["holed_moved"], "--only", "silent")
+    assert process.returncode == 0, process.stderr
+    result = json.loads(process.stdout)
+    entry = result["verdicts"]["silentMatch"]
+    assert result["silentMatch"] is None and entry["verdict"] == "NOT CHECKED"
+    assert "StageWroteNoVerdict" in entry["control"]["failed"]
+    assert "StageWroteNoVerdict" in entry["control"]["candidate"]
+    assert result["verdict"]["formal"] == "NOT CHECKED"
