@@ -348,6 +348,8 @@ def stage_functions(requested=registry.NAMES) -> list:
         if unknown:
             raise registry.MetricNotLoadable(
                 f"{metric.name} requires {', '.join(unknown)}: no such requirement "
-                f"(known: {', '.join(requirements.REQUIREMENTS)})"
+                "(known: "
+                + "; ".join(f"{r.name}: {r.says}" for r in requirements.REQUIREMENTS.values())
+                + ")"
             )
     return [(m, registry.resolve(m.measure)) for m in chosen]
