@@ -113,7 +113,7 @@ def _stage_cpu(case, reference: str, candidate: str) -> tuple[dict, dict, float]
 
     def timed(requested=None):
         chosen = original() if requested is None else original(requested)
-        return [(name, _cpu_timed(function, name, stages)) for name, function in chosen]
+        return [(metric, _cpu_timed(measure, metric.name, stages)) for metric, measure in chosen]
 
     load, align = scoring.loading.load_model, scoring.alignment_mod.align
     scoring.stage_functions = timed

@@ -3,7 +3,9 @@
 
 Collects the literal strings the GUI passes to ``translate(context, text)``,
 ``QT_TRANSLATE_NOOP(context, text)`` and the modules' ``tr(text)`` helpers (context
-"CadBench"), read with Python's own ast module, and writes a Qt Linguist source file.
+"CadBench"), and the metric labels of the registry (metrics/registry.py: the third argument
+of each ``Metric(...)``, which the panel shows), read with Python's own ast module, and
+writes a Qt Linguist source file.
 Translators copy it to cadbench_<lang>.ts, translate it in Qt Linguist and compile it
 with lrelease to cadbench_<lang>.qm next to it; the workbench loads that folder.
 Run it after changing GUI strings: ``.venv/bin/python tools/update_translations.py``.
@@ -16,6 +18,7 @@ import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCES = os.path.join(ROOT, "cadbench_wb", "gui")
+REGISTRY = os.path.join(ROOT, "cadbench_wb", "metrics", "registry.py")
 TARGET = os.path.join(ROOT, "resources", "translations", "cadbench.ts")
 DEFAULT_CONTEXT = "CadBench"
 
@@ -34,6 +37,18 @@ def messages_of(path: str) -> list[tuple[str, str, int]]:
             found.append((args[0].value, args[1].value, node.lineno))
         elif name == "tr" and len(args) == 1 and literal[0]:
             found.append((DEFAULT_CONTEXT, args[0].value, node.lineno))
+    return found
+
+
+def metric_labels_of(path: str) -> list[tuple[str, str, int]]:
+    """(context, label, line) of every metric the registry declares."""
+    tree = ast.parse(open(path, encoding="utf-8").read(), path)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Metric":
+            label = node.args[2] if len(node.args) > 2 else None
+            if isinstance(label, ast.Constant) and isinstance(label.value, str):
+                found.append((DEFAULT_CONTEXT, label.value, label.lineno))
     return found
 
 
@@ -60,6 +75,9 @@ def main() -> int:
         relative = os.path.relpath(path, os.path.dirname(TARGET))
         for context, text, line in messages_of(path):
             messages.setdefault(context, {}).setdefault(text, (relative, line))
+    relative = os.path.relpath(REGISTRY, os.path.dirname(TARGET))
+    for context, text, line in metric_labels_of(REGISTRY):
+        messages.setdefault(context, {}).setdefault(text, (relative, line))
     os.makedirs(os.path.dirname(TARGET), exist_ok=True)
     with open(TARGET, "wb") as handle:
         handle.write(b'<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n')

@@ -9,25 +9,15 @@ feature stage reads the features off the B-rep rebuilt from the triangles
 (app/features/mesh_brep.py) instead; where the rebuild fails, the metric is not applicable
 with the rebuild's reason. dimensionRecall and drawingMatch are not applicable on a mesh
 (with the reference's ceiling). shapeIoU is measured on the triangles as delivered.
+Which metric reads what of a B-rep is its registry line's ``brep`` (metrics/registry.py);
+the orchestrator applies the rule (app/requirements.py).
 """
 
-import time
 
-WHAT = {
-    "semanticMatch": "features are recognised on analytic B-rep faces",
-    "dimensionRecall": "dimensions are measured between analytic B-rep faces and edges "
-    "(diameters on circles and cylinders)",
-    "drawingMatch": "the drawing dimensions analytic B-rep edges (circles, lines)",
-}
-
-
-def is_mesh(context) -> bool:
-    return bool(getattr(context.candidate, "from_mesh", False))
-
-
-def reason(metric: str, why: str | None = None) -> str:
-    """The not-applicable reason of a B-rep-only metric on a mesh candidate."""
-    text = f"the candidate is a triangle mesh (STL/OBJ): {WHAT[metric]}"
+def reason(reads: str, why: str | None = None) -> str:
+    """The not-applicable reason of a B-rep-only metric on a mesh candidate; reads: what
+    the metric reads of a B-rep (its registry line's ``brep``)."""
+    text = f"the candidate is a triangle mesh (STL/OBJ): {reads}"
     if why:
         return f"{text}, and no analytic B-rep could be rebuilt from its triangles: {why}"
     return (
@@ -36,38 +26,16 @@ def reason(metric: str, why: str | None = None) -> str:
     )
 
 
-def not_applicable_on_mesh(context, metric: str, not_applicable, reference_stage) -> bool:
-    """Whether the candidate is a mesh; if so the metric is marked not applicable with the
-    mesh reason (not_applicable(result, reason)) and the case's ceiling measured on the
-    reference alone (reference_stage(reference, case, options, result)), as both B-rep-only
-    stages (dimensions, drawing) do."""
-    if not is_mesh(context):
-        return False
-    not_applicable(context.result, reason(metric))
-    reference_stage(context.reference, context.case, context.options, context.result)
-    return True
-
-
-def rebuilt(context) -> tuple:
+def rebuilt_from(facts) -> tuple:
     """(the analytic solid rebuilt from the candidate's triangles in the reference frame, or
-    None; the detail for the JSON), computed once per scoring."""
-    if "mesh_brep" not in context.cache:
-        context.cache["mesh_brep"] = _rebuild(context)
-    return context.cache["mesh_brep"]
-
-
-def _rebuild(context) -> tuple:
+    None; the detail for the JSON); facts.mesh_rebuild keeps it for the scoring."""
     from cadbench_wb.app.features import mesh_brep  # noqa: PLC0415
 
-    started = time.perf_counter()
-    vertices, triangles = context.candidate.mesh
-    pose = context.alignment.best
+    vertices, triangles = facts.candidate.mesh
+    pose = facts.alignment.best
     moved = vertices @ pose.rotation.T + pose.translation
     try:
-        solid, summary = mesh_brep.rebuilt_solid(moved, triangles, context.aligned.Volume)
-        detail = {"rebuilt": True, **summary}
+        solid, summary = mesh_brep.rebuilt_solid(moved, triangles, facts.aligned.Volume)
+        return solid, {"rebuilt": True, **summary}
     except mesh_brep.RebuildFailed as failure:
-        solid, detail = None, {"rebuilt": False, "reason": str(failure)}
-    elapsed = time.perf_counter() - started
-    context.timing["mesh_rebuild"] = elapsed
-    return solid, detail
+        return None, {"rebuilt": False, "reason": str(failure)}

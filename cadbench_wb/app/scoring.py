@@ -6,35 +6,24 @@ candidate is untrusted; call it directly (``score_files``) from FreeCAD's consol
 worker that is itself a disposable process.
 """
 
+import copy
 import dataclasses
 import time
 
 import numpy as np
 
-from cadbench_wb import freecad_env
+from cadbench_wb import fingerprint, freecad_env
 from cadbench_wb import result as results
-from cadbench_wb.app import field_meshes, loading, reference_facts
+from cadbench_wb.app import facts as facts_mod
+from cadbench_wb.app import field_meshes, loading, reference_facts, requirements
 from cadbench_wb.app.shape import alignment as alignment_mod
 from cadbench_wb.app.shape import fidelity as shape_fidelity
 from cadbench_wb.app.threads import recognition as threads
 from cadbench_wb.errors import CadbenchError, DeliveryFailure
-from cadbench_wb.metrics import registry
+from cadbench_wb.metrics import registry, verdicts
 
-
-@dataclasses.dataclass
-class Context:
-    reference: loading.LoadedModel
-    candidate: loading.LoadedModel
-    aligned: object  # the candidate's shape in the reference frame
-    alignment: alignment_mod.Alignment
-    options: dict
-    case: object  # cases.Case or None
-    result: dict
-    timing: dict
-    # What the shape stage measured for the diff export: common/missing/extra pieces.
-    diff_shapes: dict = dataclasses.field(default_factory=dict)
-    # Values computed once per scoring and shared by stages (threads, meshes), by name.
-    cache: dict = dataclasses.field(default_factory=dict)
+# The scoring context every metric's measure reads (app/facts.py).
+Context = facts_mod.Facts
 
 
 def score_files(
@@ -145,17 +134,18 @@ def _scored(
     # A rigid motion keeps a thread: the shape stage reads it off the candidate's answer.
     threads.same_thread_as(aligned, cand.shape)
     timing["alignment"] = time.perf_counter() - t0
-    context = Context(ref, cand, aligned, align, options, case, result, timing)
-    for name, work in ahead.items():
+    context = Context(ref, cand, aligned, align, options, case, result, timing, ahead)
+    for work in ahead.values():
         work.aligned(candidate, align.best)
-        context.cache[f"ahead:{name}"] = work
     unchecked = options.get("unchecked") or {}
-    for metric, function in stage_functions(requested):
-        if metric in unchecked:
-            failed = unchecked[metric]
-            results.unchecked_by_control(result, metric, failed["candidate"], failed["control"])
+    for metric, measure in stage_functions(requested):
+        if metric.name in unchecked:
+            failed = unchecked[metric.name]
+            results.unchecked_by_control(
+                result, metric.name, failed["candidate"], failed["control"]
+            )
             continue
-        _run_stage(context, metric, stage, function)
+        _run_stage(context, metric, stage, measure)
     for work in ahead.values():
         timing.update(work.close())
     t0 = time.perf_counter()
@@ -166,16 +156,16 @@ def _scored(
     return results.finish(result)
 
 
-def _run_stage(context, metric: str, stage, function) -> None:
-    """Mark the stage, then run it. On the candidate, a stage that raises (not a delivery
+def _run_stage(context, metric: registry.Metric, stage, measure) -> None:
+    """Mark the stage, then measure the metric (_measured). On the candidate, a stage that raises (not a delivery
     failure, not exhausted memory: those are the candidate's) leaves its metric NOT
     CHECKED for the control to judge (result.stage_failed) and the other metrics are
     measured; in a control it raises, which is the control's failure."""
     if "control_pose" in context.options:
-        _measured(context, metric, stage, function)
+        _measured(context, metric, stage, measure)
         return
     try:
-        _measured(context, metric, stage, function)
+        _measured(context, metric, stage, measure)
     except (CadbenchError, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - whose failure it is, the control decides
@@ -184,21 +174,86 @@ def _run_stage(context, metric: str, stage, function) -> None:
         # As text: the result's rounding to 6 digits would make the rotation one that
         # OpenCASCADE refuses ("Moving with scaling transformation is forbidden").
         results.stage_failed(
-            context.result, metric, f"{type(exc).__name__}: {exc}", [repr(float(x)) for x in pose]
+            context.result,
+            metric.name,
+            f"{type(exc).__name__}: {exc}",
+            [repr(float(x)) for x in pose],
         )
 
 
-class StageWroteNoVerdict(RuntimeError):
-    """A requested metric's stage returned without writing its verdict: the scorer's own
-    bug. Raised, so the metric is NOT CHECKED with this cause (the control shares it), never
-    left out of result.finish's case verdict, which would then pass without it."""
+class MetricContractBroken(RuntimeError):
+    """A metric's measure broke its registry line's contract: the scorer's own bug. Raised,
+    so the metric is NOT CHECKED with this cause (the control shares it), never a figure."""
 
 
-def _measured(context, metric: str, stage, function) -> None:
-    stage(metric)
-    function(context)
-    if metric not in context.result["verdicts"]:
-        raise StageWroteNoVerdict(f"the stage of {metric} returned without writing its verdict")
+class StageWroteNoVerdict(MetricContractBroken):
+    """A requested metric's stage returned without writing its verdict; left out of
+    result.finish's case verdict, the case would then pass without it."""
+
+
+class UndeclaredOutput(MetricContractBroken):
+    """A metric's stage wrote a top-level key (or a verdict) its registry line does not
+    declare: the result's keys are the registry's, so every output can read them."""
+
+
+def _measured(context, metric: registry.Metric, stage, measure) -> None:
+    """Check the metric's requirements (the standard not-applicable result when one does not
+    hold), else measure it; then hold it to its declaration."""
+    stage(metric.name)
+    result = context.result
+    before, verdicts_before = dict(result), set(result["verdicts"])
+    _stamped(metric, result)
+    unmet = requirements.unmet(context, metric)
+    if unmet is None:
+        measure(context)
+    else:
+        _not_applicable(context, metric, unmet)
+        if unmet.candidate_side and metric.reference_stage:
+            # The case's ceiling stands without the candidate (the reference's own figure).
+            work = context.ahead.get(metric.name)
+            if work is not None:
+                context.timing.update(work.settled())
+            hook = registry.resolve(metric.reference_stage)
+            hook(context.reference, context.case, context.options, result)
+    _held_to_declaration(metric, result, before, verdicts_before)
+
+
+def _held_to_declaration(metric, result: dict, before: dict, verdicts_before: set) -> None:
+    """UndeclaredOutput when the metric wrote a top-level key its line does not declare (or
+    another metric's verdict) since before; StageWroteNoVerdict when it has no verdict."""
+    written = {k for k in result if k not in before or result[k] is not before[k]}
+    undeclared = sorted(written - set(metric.keys))
+    other_verdicts = sorted(set(result["verdicts"]) - verdicts_before - {metric.name})
+    if undeclared or other_verdicts:
+        what = ", ".join(undeclared + [f"verdicts.{v}" for v in other_verdicts])
+        raise UndeclaredOutput(f"the stage of {metric.name} wrote undeclared output(s): {what}")
+    if metric.name not in result["verdicts"]:
+        raise StageWroteNoVerdict(
+            f"the stage of {metric.name} returned without writing its verdict"
+        )
+
+
+def _stamped(metric: registry.Metric, result: dict) -> None:
+    """A metric with a stamp of its own (the drawing chain's) reports it, applicable or not."""
+    if metric.stamp == "drawing":
+        result["drawingFingerprint"] = fingerprint.drawing_fingerprint()
+
+
+def _not_applicable(facts, metric: registry.Metric, unmet, delivered: bool = True) -> None:
+    """The standard result of a metric that does not apply: its value and ceiling null, its
+    blank outputs, its detail (what its explain hook reports once a candidate was read, else
+    applicable false with the reason) and the not-applicable verdict."""
+    result = facts.result
+    result[metric.name] = None
+    if metric.ceiling:
+        result[metric.ceiling] = None
+    for key, value in metric.blank:
+        result[key] = copy.deepcopy(value)
+    if metric.detail and metric.explain is None:
+        result[metric.detail] = {"applicable": False, "reason": unmet.reason, **unmet.detail}
+    elif metric.detail and delivered:
+        result[metric.detail] = registry.resolve(metric.explain)(facts, unmet.reason)
+    result["verdicts"][metric.name] = verdicts.not_applicable(metric.name, unmet.reason)
 
 
 def _candidate_model(candidate: str, reference, options: dict):
@@ -260,12 +315,22 @@ def _started_ahead(reference, case, options: dict, result: dict, requested) -> d
 
 
 def _reference_stages(reference, case, options: dict, result: dict, requested) -> None:
-    """On a failed delivery, let each metric say whether it applies to this case at all
-    (threadMatch on a part without threads does not, and stays out of every mean) and
-    report the case's ceilings, through an optional reference_stage() of its module."""
+    """On a failed delivery, say for each metric whether it applies to this case at all
+    (threadMatch on a part without threads does not, and stays out of every mean: its
+    requirements of the case and the reference) and report the case's ceilings, through
+    an optional reference_stage() of its module."""
+    facts = Context(reference, options=options, case=case, result=result)
     for metric in registry.METRICS:
-        if metric.name in requested and metric.reference_stage:
+        if metric.name not in requested:
+            continue
+        before, verdicts_before = dict(result), set(result["verdicts"])
+        _stamped(metric, result)
+        unmet = requirements.unmet(facts, metric, reference_only=True)
+        if unmet is not None:
+            _not_applicable(facts, metric, unmet, delivered=False)
+        elif metric.reference_stage:
             registry.resolve(metric.reference_stage)(reference, case, options, result)
+        _held_to_declaration(metric, result, before, verdicts_before)
 
 
 def _public(options: dict) -> dict:
@@ -274,7 +339,17 @@ def _public(options: dict) -> dict:
 
 
 def stage_functions(requested=registry.NAMES) -> list:
-    """(metric, stage function) in registry order for the requested metrics, all resolved
-    before the first one runs: a stage that cannot load is an error, never a skipped metric
-    (registry.MetricNotLoadable)."""
-    return [(m.name, registry.resolve(m.stage)) for m in registry.METRICS if m.name in requested]
+    """(registry.Metric, its measure function) in registry order for the requested metrics,
+    all resolved before the first one runs: a measure that cannot load, or a requirement no
+    one checks, is an error, never a skipped metric (registry.MetricNotLoadable)."""
+    chosen = [m for m in registry.METRICS if m.name in requested]
+    for metric in chosen:
+        unknown = [r for r in metric.requires if r not in requirements.REQUIREMENTS]
+        if unknown:
+            raise registry.MetricNotLoadable(
+                f"{metric.name} requires {', '.join(unknown)}: no such requirement "
+                "(known: "
+                + "; ".join(f"{r.name}: {r.says}" for r in requirements.REQUIREMENTS.values())
+                + ")"
+            )
+    return [(m, registry.resolve(m.measure)) for m in chosen]

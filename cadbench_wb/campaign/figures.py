@@ -16,21 +16,15 @@ import statistics
 
 from cadbench_wb import result as results
 from cadbench_wb.campaign.manifest import group_of
-from cadbench_wb.metrics import result_rows
+from cadbench_wb.metrics import registry, result_rows
 from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, NOT_CHECKED, NOT_RUN, PASS
 
 # Per-case ceilings and floors reported beside the metrics (seed 000's internal names).
-CASE_FIGURES = ("referenceCoverage", "drawingSelfTest", "randomHitRate")
+CASE_FIGURES = registry.CASE_FIGURES
 # Located recall beside dimensionRecall (never a verdict): each target counted only on the
 # geometry that carries it. A scoring where it differs from the value match is flagged.
 LOCATED_FIGURES = ("dimensionRecallLocated", "referenceCoverageLocated")
-LABELS = {
-    "shapeIoU": "shape fidelity",
-    "dimensionRecall": "dimensional accuracy",
-    "semanticMatch": "feature fidelity",
-    "threadMatch": "thread fidelity",
-    "drawingMatch": "drawing fidelity",
-}
+LABELS = {name: label.lower() for name, label in registry.LABELS.items()}
 
 
 def ordered_metrics(names) -> list[str]:

@@ -7,14 +7,15 @@ import sys
 
 HELP = "score the bundled cases' sample candidates and check them against their construction"
 
-COLUMNS = (
-    "shapeIoU",
-    "dimensionRecall",
-    "referenceCoverage",
-    "semanticMatch",
-    "threadMatch",
-    "drawingMatch",
-)
+
+def _columns() -> tuple:
+    """Each registered metric, with the figures its registry line shows beside it."""
+    from cadbench_wb.metrics import registry  # noqa: PLC0415
+
+    return tuple(c for metric in registry.METRICS for c in (metric.name, *metric.beside))
+
+
+COLUMNS = _columns()
 
 
 def add_arguments(parser) -> None:

@@ -4,6 +4,7 @@
 import os
 
 from cadbench_wb.inputs.checks import add_limit_arguments, output_file
+from cadbench_wb.metrics import registry
 
 HELP = "score a candidate model against a reference model or a case"
 
@@ -124,7 +125,7 @@ def job_from(args):
 
 
 # The metrics that need targets: without them (--only shape,features) no automatic case.
-AUTO_METRICS = {"dimensionRecall", "drawingMatch"}
+AUTO_METRICS = set(registry.requiring("targets"))
 
 
 def auto_job(args, options):

@@ -11,19 +11,11 @@ import os
 import signal
 
 from cadbench_wb.gui.qt import QtCore, Signal
+from cadbench_wb.metrics import registry
 
-# The stages a scoring passes through, in order (worker.py / scoring.py stage names).
-STAGES = (
-    "start",
-    "reference",
-    "candidate",
-    "alignment",
-    "shapeIoU",
-    "dimensionRecall",
-    "semanticMatch",
-    "threadMatch",
-    "drawingMatch",
-)
+# The stages a scoring passes through, in order (worker.py / scoring.py stage names): one
+# per registered metric once the candidate is read and aligned.
+STAGES = ("start", "reference", "candidate", "alignment", *registry.NAMES)
 
 
 def progress_of(stage: str) -> int:

@@ -14,7 +14,7 @@ import dataclasses
 import os
 import re
 
-from cadbench_wb.metrics import result_rows, verdicts
+from cadbench_wb.metrics import registry, result_rows, verdicts
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - Qt's name, for lupdate
@@ -24,14 +24,9 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - Qt's name
 
 CONTEXT = "CadBench"
 
-# The five metrics in the order of seed 000, with their plain names.
-METRICS = (
-    ("shapeIoU", QT_TRANSLATE_NOOP("CadBench", "Shape fidelity")),
-    ("dimensionRecall", QT_TRANSLATE_NOOP("CadBench", "Dimensional accuracy")),
-    ("semanticMatch", QT_TRANSLATE_NOOP("CadBench", "Feature fidelity")),
-    ("threadMatch", QT_TRANSLATE_NOOP("CadBench", "Thread fidelity")),
-    ("drawingMatch", QT_TRANSLATE_NOOP("CadBench", "Drawing fidelity")),
-)
+# The registered metrics in the registry's order (seed 000's), with their plain names;
+# tools/update_translations.py collects the registry's labels for translators.
+METRICS = tuple(registry.LABELS.items())
 METRIC_COLUMNS = ("Metric", "Value", "Threshold", "Verdict", "Reachable", "Ceiling")
 
 # The core's statuses (metrics/verdicts.py), spelled the same in every output; plain text,

@@ -1,20 +1,38 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""The metrics cadbench scores, each registered here once (see docs/architecture.md).
+"""The metrics cadbench scores, each declared here once (see docs/architecture.md).
 
-A metric is a stage in the FreeCAD layer (``stage(context)`` writes its figures and verdict
-into the result), an optional reference-only hook (what a failed delivery still reports:
-applicability, the case's ceilings), the case.yaml sections it owns with a pure validator
-each, the data files its figures depend on, and the stamp that seals it (seed 000's metric
-fingerprint, or the drawing chain's own). Everything else derives from this table: the
-order stages run in, ``--only``, the result's metric keys, ``case check``, the fingerprints.
+A registry line says what the orchestrator (app/scoring.py) needs to do everything but
+measure:
+
+- ``name`` (the seed's name, the result's top-level key), ``group`` (the ``--only`` name),
+  ``label`` (how every output titles it), ``threshold`` (of a metric the seed does not
+  define; the seed's five take theirs from standard.THRESHOLDS);
+- ``measure``: the function ``measure(facts)`` (app/facts.py) that writes the metric's value,
+  its declared ``outputs`` and its verdict (built by metrics/verdicts.py);
+- ``outputs``: every other top-level key measure may write; ``ceiling`` among them, the case's
+  own maximum (seed 000's passed reachable), ``detail`` the per-item detail;
+- ``requires``: what must hold for the metric to apply (app/requirements.py: ``targets``,
+  ``thread``, ``brep``, ``brep_or_rebuilt``). The orchestrator checks them in order and
+  writes the standard not-applicable result itself: the value and the ceiling null, the
+  ``blank`` outputs, ``detail`` as ``{applicable: false, reason}`` (or what ``explain``
+  (facts, reason) says the metric found), the verdict verdicts.not_applicable;
+- ``brep``: what the metric reads of an analytic B-rep, the mesh rule's reason;
+- ``reference_stage``: what a scoring with no candidate still reports (the case's ceiling);
+  ``ahead``: work started in a child once the reference is read;
+- ``sections`` (the case.yaml keys it owns, with a pure validator each), ``data_files`` (the
+  data its figures depend on) and ``stamp`` (seed 000's metric fingerprint, or the drawing
+  chain's own ``drawingFingerprint``, which the orchestrator writes).
+
+Everything else derives from this table: the order stages run in, ``--only``, the result's
+metric keys, every output's names and labels, ``case check``, the fingerprints.
 
 References are "module:function" strings because this module is pure (it must load without
 FreeCAD, for ``case check`` and ``cadbench info``); ``resolve`` turns them into functions
 and fails loudly, so a renamed or broken module stops scoring instead of dropping a metric
 from the verdicts.
 
-Adding a metric: one module for its stage (and its pure matching under metrics/), and one
-line in METRICS.
+Adding a metric: one package for its measure (and its pure matching under metrics/), and
+one line in METRICS; the GUI, the reports, the campaign figures and the demo read it here.
 """
 
 import dataclasses
@@ -26,12 +44,13 @@ class Metric:
     name: str  # the seed's internal name, also the result's top-level key
     group: str  # the --only name
     label: str  # how reports title it
-    stage: str  # "module:function" taking the scoring context
+    measure: str  # "module:function" taking the scoring facts
     reference_stage: str | None = None  # "module:function"(reference, case, options, result)
     # "module:function"(reference, case, options, result) called once the reference is read:
     # work started ahead in a child, or None: an object told delivered(candidate path, the
     # loaded model) once the candidate is read, aligned(candidate path, alignment.Pose) once
-    # it is aligned, and close() -> {timing key: seconds} after the last stage.
+    # it is aligned, settled() -> {timing key: seconds} before the reference-only hook runs
+    # in a scoring, and close() -> {timing key: seconds} after the last stage.
     ahead: str | None = None
     sections: tuple = ()  # (case.yaml key, "module:function" validating and parsing it)
     data_files: tuple = ()  # glob patterns, relative to the package, of data the figures use
@@ -39,12 +58,33 @@ class Metric:
     # The pass threshold of a metric the seed does not define; the seed's five take theirs
     # from standard.THRESHOLDS, the standard the fingerprint seals.
     threshold: float | None = None
+    requires: tuple = ()  # app/requirements.py names, checked in this order
+    outputs: tuple = ()  # top-level keys measure writes besides name
+    ceiling: str | None = None  # the output holding the case's ceiling
+    detail: str | None = None  # the output holding the per-item detail
+    blank: tuple = ()  # (output, value) when the metric does not apply (besides name, ceiling)
+    explain: str | None = None  # "module:function"(facts, reason) -> the not-applicable detail
+    brep: str | None = None  # what the metric reads of an analytic B-rep (the mesh rule)
+    floor: str | None = None  # the output holding the case's chance floor (seed 000)
+    beside: tuple = ()  # outputs the demo's table prints beside the value
 
     @property
     def modules(self) -> tuple[str, ...]:
-        """Every module this metric names (stage, hook, validators), for the fingerprint."""
-        targets = [self.stage, self.reference_stage, self.ahead, *(v for _, v in self.sections)]
+        """Every module this metric names (measure, hooks, validators), for the fingerprint."""
+        targets = [
+            self.measure,
+            self.reference_stage,
+            self.ahead,
+            self.explain,
+            *(v for _, v in self.sections),
+        ]
         return tuple(dict.fromkeys(t.split(":")[0] for t in targets if t))
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every top-level key of a result this metric may write."""
+        stamp = () if self.stamp == "metric" else (f"{self.stamp}Fingerprint",)
+        return (self.name, *self.outputs, *stamp)
 
 
 METRICS = (
@@ -53,6 +93,7 @@ METRICS = (
         "shape",
         "Shape fidelity",
         "cadbench_wb.app.shape.stage:shape_stage",
+        outputs=("shape", "diffFiles"),
     ),
     Metric(
         "dimensionRecall",
@@ -60,6 +101,27 @@ METRICS = (
         "Dimensional accuracy",
         "cadbench_wb.app.dimensions.stage:dimension_stage",
         "cadbench_wb.app.dimensions.stage:reference_stage",
+        requires=("targets", "brep"),
+        outputs=(
+            "referenceCoverage",
+            "randomHitRate",
+            "dimensions",
+            "dimensionSpectrum",
+            "dimensionRecallLocated",
+            "referenceCoverageLocated",
+            "dimensionLocated",
+        ),
+        ceiling="referenceCoverage",
+        floor="randomHitRate",
+        beside=("referenceCoverage",),
+        blank=(
+            ("randomHitRate", None),
+            ("dimensionRecallLocated", None),
+            ("referenceCoverageLocated", None),
+            ("dimensions", []),
+        ),
+        brep="dimensions are measured between analytic B-rep faces and edges "
+        "(diameters on circles and cylinders)",
     ),
     Metric(
         "semanticMatch",
@@ -67,19 +129,26 @@ METRICS = (
         "Feature fidelity",
         "cadbench_wb.app.features.stage:feature_stage",
         sections=(("features", "cadbench_wb.metrics.case_sections:features_section"),),
+        requires=("brep_or_rebuilt",),
+        outputs=("features",),
+        detail="features",
+        brep="features are recognised on analytic B-rep faces",
     ),
     Metric(
         "threadMatch",
         "threads",
         "Thread fidelity",
         "cadbench_wb.app.threads.stage:thread_stage",
-        "cadbench_wb.app.threads.stage:reference_stage",
         sections=(("threads", "cadbench_wb.metrics.case_sections:threads_section"),),
         # A cosmetic 'M8' takes its pitch from these tables.
         data_files=(
             "../resources/data/iso_metric_threads.csv",
             "../resources/data/freecad_hole_threads.csv",
         ),
+        requires=("thread",),
+        outputs=("threads",),
+        detail="threads",
+        explain="cadbench_wb.app.threads.stage:not_applicable_detail",
     ),
     Metric(
         "drawingMatch",
@@ -90,6 +159,11 @@ METRICS = (
         ahead="cadbench_wb.app.drawing.ahead:started",
         data_files=("../resources/templates/*.svg",),
         stamp="drawing",
+        requires=("targets", "brep"),
+        outputs=("drawingSelfTest", "drawing"),
+        ceiling="drawingSelfTest",
+        detail="drawing",
+        brep="the drawing dimensions analytic B-rep edges (circles, lines)",
     ),
 )
 
@@ -99,6 +173,16 @@ SCORING_MODULES = ("cadbench_wb.app.scoring",)
 NAMES = tuple(metric.name for metric in METRICS)
 GROUPS = {metric.group: (metric.name,) for metric in METRICS}
 LABELS = {metric.name: metric.label for metric in METRICS}
+# The case's own maximum of each metric that has one (seed 000's passed reachable).
+CEILINGS = {metric.name: metric.ceiling for metric in METRICS if metric.ceiling}
+# Per-case figures beside the metrics: each metric's ceiling, then each chance floor.
+CASE_FIGURES = tuple(CEILINGS.values()) + tuple(m.floor for m in METRICS if m.floor)
+
+
+def requiring(requirement: str) -> tuple[str, ...]:
+    """The metrics whose requires list a requirement ("targets": those a case's target
+    dimensions feed)."""
+    return tuple(metric.name for metric in METRICS if requirement in metric.requires)
 
 
 class MetricNotLoadable(ImportError):

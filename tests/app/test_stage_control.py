@@ -9,6 +9,7 @@ the candidate (its file name holds "moved"); a bare FAULT hits the control too. 
 block and its moved copy are a perfect pair: every metric that is measured is 1.0.
 """
 
+import dataclasses
 import signal
 
 import pytest
@@ -74,17 +75,45 @@ def test_a_stage_that_writes_no_verdict_raises_never_passes_silently(fc):
     # Issue 28: a requested metric with no verdict used to leave result.finish's case
     # verdict PASS without it. Measured in a control (control_pose), the stage's failure
     # raises as it is; on a candidate it is stage_failed's NOT CHECKED, judged by the control.
-    import types  # noqa: PLC0415
+    from cadbench_wb.app import facts, scoring  # noqa: PLC0415
+    from cadbench_wb.metrics import registry  # noqa: PLC0415
 
-    from cadbench_wb.app import scoring  # noqa: PLC0415
-
-    context = types.SimpleNamespace(options={"control_pose": [0.0] * 12}, result={"verdicts": {}})
+    context = facts.Facts(None, options={"control_pose": [0.0] * 12}, result={"verdicts": {}})
+    metric = registry.by_name("semanticMatch")
+    bare = dataclasses.replace(metric, requires=())  # the requirements need real models
     stages = []
     with pytest.raises(scoring.StageWroteNoVerdict, match="semanticMatch"):
-        scoring._run_stage(context, "semanticMatch", stages.append, lambda c: None)
+        scoring._run_stage(context, bare, stages.append, lambda c: None)
 
     def writes_its_verdict(c):
         c.result["verdicts"]["semanticMatch"] = {"verdict": "PASS"}
 
-    scoring._run_stage(context, "semanticMatch", stages.append, writes_its_verdict)
+    scoring._run_stage(context, bare, stages.append, writes_its_verdict)
     assert stages == ["semanticMatch", "semanticMatch"]
+
+
+def test_a_stage_that_writes_an_undeclared_key_raises(fc):
+    # The result's keys are the registry's: a stage writing another metric's figure or
+    # verdict, or a key no line declares, is the scorer's bug, never a silent extra field.
+    from cadbench_wb.app import facts, scoring  # noqa: PLC0415
+    from cadbench_wb.metrics import registry  # noqa: PLC0415
+
+    bare = dataclasses.replace(registry.by_name("semanticMatch"), requires=())
+    for stray in ("shapeIoU", "featureCount"):
+        context = facts.Facts(None, options={"control_pose": [0.0] * 12}, result={"verdicts": {}})
+
+        def writes(c, stray=stray):
+            c.result["semanticMatch"] = 1.0
+            c.result["verdicts"]["semanticMatch"] = {"verdict": "PASS"}
+            c.result[stray] = 1.0
+
+        with pytest.raises(scoring.UndeclaredOutput, match=stray):
+            scoring._run_stage(context, bare, lambda name: None, writes)
+    context = facts.Facts(None, options={"control_pose": [0.0] * 12}, result={"verdicts": {}})
+
+    def writes_another_verdict(c):
+        c.result["verdicts"]["semanticMatch"] = {"verdict": "PASS"}
+        c.result["verdicts"]["shapeIoU"] = {"verdict": "PASS"}
+
+    with pytest.raises(scoring.UndeclaredOutput, match="verdicts.shapeIoU"):
+        scoring._run_stage(context, bare, lambda name: None, writes_another_verdict)

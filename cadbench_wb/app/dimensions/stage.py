@@ -18,7 +18,6 @@ does not hold, ``unmeasurableReason``; ``dimensionLocated`` sums it up.
 import time
 
 from cadbench_wb import dimensions as dims
-from cadbench_wb.app import mesh_candidate
 from cadbench_wb.app.dimensions import location
 from cadbench_wb.app.dimensions.measured_geometry import geometry_of
 from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of
@@ -29,15 +28,11 @@ METRIC = "dimensionRecall"
 
 
 def dimension_stage(context) -> None:
+    """dimensionRecall and its figures, on a case with targets and a B-rep candidate (the
+    registry line's requires, checked by the orchestrator)."""
     result = context.result
     mode = context.options.get("spectrum") or "default"
     case = context.case
-    if case is None or not case.dimensions:
-        reason = "no case: no target dimensions" if case is None else "the case lists no dimensions"
-        _not_applicable(result, reason)
-        return
-    if mesh_candidate.not_applicable_on_mesh(context, METRIC, _not_applicable, reference_stage):
-        return
     started = time.perf_counter()
     reference = spectrum_of(context.reference.shape, mode)
     candidate = spectrum_of(context.candidate.shape, mode)
@@ -101,7 +96,7 @@ def _located(context, outcomes, reference_spectrum, mode) -> None:
     threads = location.reference_threads(context.reference, context.reference.shape)
     try:
         bindings = location.bindings_of(
-            context.case, context.reference.shape, threads, lambda: _recognised(context)
+            context.case, context.reference.shape, threads, lambda: context.reference_features
         )
     except location.BindingInvalid as exc:
         raise CaseBindingInvalid(f"{context.case.case_file}: {exc}") from None
@@ -118,14 +113,6 @@ def _located(context, outcomes, reference_spectrum, mode) -> None:
         threads,
     )
     _write_located(result, figures)
-
-
-def _recognised(context):
-    """The feature stage's recognition of the reference (its ids are the ones a case's
-    ``geometry: {feature: F3}`` names)."""
-    from cadbench_wb.app.features.stage import recognised  # noqa: PLC0415
-
-    return recognised(context, "reference")
 
 
 def _extended(shape, mode: str, diagonal: float):
@@ -161,14 +148,8 @@ class CaseBindingInvalid(UsageError):
 
 
 def reference_stage(reference, case, options: dict, result: dict) -> None:
-    """On a failed delivery: whether the metric applies, and the case's ceiling, which
-    belongs to the case and the reference, not to the missing candidate."""
-    if case is None or not case.dimensions:
-        _not_applicable(
-            result,
-            "no case: no target dimensions" if case is None else "the case lists no dimensions",
-        )
-        return
+    """The case's ceiling, which belongs to the case and the reference, not to the missing
+    (or mesh) candidate; the orchestrator checked the case has targets."""
     mode = options.get("spectrum") or "default"
     spectrum = spectrum_of(reference.shape, mode)
     outcomes = dims.outcomes(case.dimensions, spectrum, spectrum)
@@ -185,15 +166,3 @@ def reference_stage(reference, case, options: dict, result: dict) -> None:
     result["referenceCoverageLocated"] = figures["referenceCoverageLocated"]
     # Nothing delivered: located recall is what seed 000's recall is (0).
     result["dimensionRecallLocated"] = result.get("dimensionRecall")
-
-
-def _not_applicable(result: dict, reason: str) -> None:
-    result["dimensionRecall"] = None
-    result["referenceCoverage"] = None
-    result["randomHitRate"] = None
-    result["dimensionRecallLocated"] = None
-    result["referenceCoverageLocated"] = None
-    result["dimensions"] = []
-    entry = verdicts.verdict(METRIC, None, reason=reason)
-    entry["applicable"] = False
-    result["verdicts"][METRIC] = entry

@@ -90,7 +90,7 @@ class DrawingsAhead:
         """The candidate was read here (model: as loading read it): the child reads it too
         (after drawing the reference), so that it only places and draws it once aligned.
         A mesh candidate is not handed over: drawingMatch does not apply to one
-        (mesh_candidate.not_applicable_on_mesh), and reading and projecting its thousands
+        (its registry line requires a B-rep), and reading and projecting its thousands
         of triangle faces cost the child 33 s of CPU on a 26786-triangle STL."""
         self.mesh_candidate = bool(getattr(model, "from_mesh", False))
         if not self.mesh_candidate:
@@ -121,6 +121,17 @@ class DrawingsAhead:
         except OSError:
             return False
         return True
+
+    def settled(self) -> dict:
+        """Wait for the child's drawing of the reference, if it was handed one: the child
+        puts it in the cache, where the stage's reference_stage reads the case's ceiling, so
+        that a candidate drawingMatch does not apply to (a mesh: no drawing of its own)
+        does not have the reference drawn here again. {timing key: seconds}."""
+        started = time.perf_counter()
+        while "reference" in self.submitted and "reference" not in self.answers and self._reply():
+            pass
+        waited = {"drawing_wait": time.perf_counter() - started}
+        return waited | {f"drawing_{role}_ahead": s for role, s in self.seconds.items()}
 
     def drawn(self, role: str, folder: str):
         """The child's drawing of role, its files copied into folder/role, or None (not

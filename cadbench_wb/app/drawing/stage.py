@@ -22,42 +22,19 @@ import time
 
 from cadbench_wb import fingerprint
 from cadbench_wb import result as results
-from cadbench_wb.app import mesh_candidate
 from cadbench_wb.metrics import verdicts
 
 METRIC = "drawingMatch"
-# The scoring context's cache key of the drawing child (ahead.py), when one was started.
-AHEAD = "ahead:drawingMatch"
 PROJECTION = "first"  # ISO's default; the projection changes places, not printed values
 NOTE = "self-consistency, not proof of shape (seed 000: shape 0.423 scored drawing 1.000)"
 
 
 def drawing_stage(context) -> None:
-    result = context.result
-    result["drawingFingerprint"] = fingerprint.drawing_fingerprint({"projection": PROJECTION})
-    case = context.case
-    if case is None or not case.dimensions:
-        _not_applicable(result, _no_targets(case))
-        return
-    if mesh_candidate.is_mesh(context):
-        _reference_drawn_ahead(context)
-    if mesh_candidate.not_applicable_on_mesh(context, METRIC, _not_applicable, reference_stage):
-        return
+    """drawingMatch, drawingSelfTest and the `drawing` detail, for a case with targets and a
+    B-rep candidate (the registry line's requires, checked by the orchestrator, which also
+    writes drawingFingerprint)."""
     with _drawing_folder(context.options) as (folder, keep):
-        _score(context, case, folder, keep)
-
-
-def _reference_drawn_ahead(context) -> None:
-    """Wait for the child's drawing of the reference, if it was handed one: the child puts
-    it in the cache, where reference_stage reads the case's ceiling, so that a mesh
-    candidate (no drawing of its own) does not have the reference drawn here again."""
-    ahead = context.cache.get(AHEAD)
-    if ahead is None:
-        return
-    started = time.perf_counter()
-    with _drawing_folder(context.options) as (folder, _):
-        ahead.drawn("reference", folder)
-    _ahead_timing(context.timing, ahead, started)
+        _score(context, context.case, folder, keep)
 
 
 def _ahead_timing(timing: dict, ahead, started: float) -> None:
@@ -68,12 +45,10 @@ def _ahead_timing(timing: dict, ahead, started: float) -> None:
 
 
 def reference_stage(reference, case, options: dict, result: dict) -> None:
-    """On a failed delivery: whether the metric applies, and the case's ceiling (the
-    reference's own drawing), which belongs to the case, not to the missing candidate."""
-    result["drawingFingerprint"] = fingerprint.drawing_fingerprint({"projection": PROJECTION})
-    if case is None or not case.dimensions:
-        _not_applicable(result, _no_targets(case))
-        return
+    """The case's ceiling (the reference's own drawing), which belongs to the case, not to
+    the missing (or mesh) candidate; the orchestrator checked the case has targets. In a
+    scoring, the drawing child's work on the reference was settled first (ahead.settled),
+    so a reference it drew is read from the cache, not drawn here again."""
     with _drawing_folder(options) as (folder, keep):
         drawn = _reference_drawing(reference, case, options, result, folder)
     ceiling = drawn.get("match")
@@ -81,10 +56,6 @@ def reference_stage(reference, case, options: dict, result: dict) -> None:
     if ceiling:
         result["verdicts"][METRIC]["ceiling"] = ceiling["value"]
     result["verdicts"][METRIC]["note"] = NOTE
-
-
-def _no_targets(case) -> str:
-    return "no case: no target dimensions" if case is None else "the case lists no dimensions"
 
 
 @contextlib.contextmanager
@@ -139,7 +110,7 @@ def _score(context, case, folder: str, keep: bool) -> None:
 def _both_drawings(context, case, folder: str) -> tuple:
     """(candidate's, reference's) drawings: those the drawing child made (ahead.py) while
     the other metrics were measured, the others drawn here, the candidate's first."""
-    ahead = context.cache.get(AHEAD)
+    ahead = context.ahead.get(METRIC)
     timing = context.timing
     started = time.perf_counter()
     candidate = ahead.drawn("candidate", folder) if ahead else None
@@ -260,12 +231,3 @@ def _summary(drawn: dict, folder: str) -> dict:
         "found": match["found"],
         "of": match["of"],
     }
-
-
-def _not_applicable(result: dict, reason: str) -> None:
-    result[METRIC] = None
-    result["drawingSelfTest"] = None
-    result["drawing"] = {"applicable": False, "reason": reason}
-    entry = verdicts.verdict(METRIC, None, reason=reason)
-    entry["applicable"] = False
-    result["verdicts"][METRIC] = entry

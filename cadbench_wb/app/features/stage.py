@@ -16,9 +16,6 @@ expected entries only; `supplement` adds the expected entries recognition did no
 """
 
 from cadbench_wb import standard
-from cadbench_wb.app import mesh_candidate
-from cadbench_wb.app.features import recognition
-from cadbench_wb.app.threads.stage import threads_of
 from cadbench_wb.metrics import case_sections, feature_matching, verdicts
 
 
@@ -40,33 +37,18 @@ def settings_for(size: float) -> dict:
     )
 
 
-def recognised(context, role: str) -> dict:
-    """Recognition on the reference or the aligned candidate (threads included); on a mesh
-    candidate, on the analytic B-rep rebuilt from its triangles."""
-    if role == "candidate" and mesh_candidate.is_mesh(context):
-        return recognition.recognise(mesh_candidate.rebuilt(context)[0])
-    shape = context.reference.shape if role == "reference" else context.aligned
-    return recognition.recognise(shape, threads_of(context, role))
-
-
 def _all(found: dict) -> list[dict]:
     return found["features"] + found["unrecognised"]
 
 
 def feature_stage(context) -> None:
-    """semanticMatch, the `features` detail and the verdict."""
-    rebuild = mesh_candidate.rebuilt(context)[1] if mesh_candidate.is_mesh(context) else None
-    if rebuild is not None and not rebuild["rebuilt"]:
-        reason = mesh_candidate.reason("semanticMatch", rebuild["reason"])
-        context.result["semanticMatch"] = None
-        context.result["features"] = {"applicable": False, "reason": reason, "mesh": rebuild}
-        entry = verdicts.verdict("semanticMatch", None, reason=reason)
-        entry["applicable"] = False
-        context.result["verdicts"]["semanticMatch"] = entry
-        return
+    """semanticMatch, the `features` detail and the verdict. Recognition is the facts'
+    (app/facts.py): on a mesh candidate, of the B-rep rebuilt from its triangles (the
+    orchestrator made the metric not applicable where that failed)."""
+    rebuild = context.mesh_rebuild.detail if context.is_mesh else None
     rule = case_features(context.case)
-    reference = recognised(context, "reference")
-    candidate = recognised(context, "candidate")
+    reference = context.reference_features
+    candidate = context.candidate_features
     settings = settings_for(context.reference.shape.BoundBox.DiagonalLength)
     target = _all(reference)
     detail = {"target": rule[0] if rule else "recognised"}

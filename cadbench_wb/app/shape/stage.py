@@ -23,10 +23,10 @@ def shape_stage(context) -> None:
     figures = computed["figures"]
     context.timing.update({f"shape_{k}": v for k, v in computed["timing"].items()})
     context.diff_shapes = computed["shapes"]
-    # The thread stage measures thread zones on the same fine meshes.
-    for key in ("mesh_reference", "mesh_candidate"):
+    # The thread stage measures thread zones on the same fine meshes (app/facts.py).
+    for key, fact in (("mesh_reference", "reference_mesh"), ("mesh_candidate", "candidate_mesh")):
         if computed["shapes"].get(key) is not None:
-            context.cache[key] = computed["shapes"][key]
+            setattr(context, fact, computed["shapes"][key])
     figures["alignment"] = context.alignment.as_dict()
     scale = scale_factor(context, figures)
     if scale is not None:
