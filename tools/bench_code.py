@@ -135,7 +135,7 @@ def peer(python: str, scripts: str, meshes: str) -> dict:
 
 def run(out_dir: str) -> dict:
     from cadbench_wb.code import dialects, sandbox
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     why = sandbox.availability()
     python = os.path.join(dialects.code_venv(), "bin", "python")

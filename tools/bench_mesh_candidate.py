@@ -66,8 +66,8 @@ def _references(folder: str) -> list:
     """(name, reference path) of the bundled cases built afresh and the NIST parts."""
     import shutil
 
-    from cadbench_wb import cases
     from cadbench_wb.app.cases import build as case_build
+    from cadbench_wb.case_model import cases
 
     found = []
     for case_id, angular in CASES:
@@ -83,7 +83,7 @@ def _references(folder: str) -> list:
 def _old_load_extra(loaded) -> float:
     """CPU s of what loading a mesh did before app/mesh_solid.py: the polyhedral solid from
     the triangles and BRepCheck on it."""
-    from cadbench_wb.app import mesh_solid
+    from cadbench_wb.app.model import mesh_solid
 
     started = time.process_time()
     mesh_solid.polyhedral_solid(*loaded.mesh).isValid()
@@ -120,7 +120,7 @@ def _whole_scoring(path: str, stl: str) -> dict:
 
 
 def _rebuild(loaded):
-    from cadbench_wb.app.features import mesh_brep
+    from cadbench_wb.app.mesh_rebuild import mesh_brep
 
     vertices, triangles = loaded.mesh
     try:
@@ -131,13 +131,13 @@ def _rebuild(loaded):
 
 
 def run(out_dir: str) -> dict:
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     import_freecad()
     import MeshPart
     import Part
 
-    from cadbench_wb.app import loading
+    from cadbench_wb.app.model import loading
 
     turn = _turn()
     rows = []

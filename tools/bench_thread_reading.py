@@ -23,7 +23,7 @@ def _timed(function, *args):
 
 
 def run(out_dir: str) -> dict:
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     import_freecad()
     import Part

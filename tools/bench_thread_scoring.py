@@ -41,7 +41,7 @@ FIGURES = ("shapeIoU", "dimensionRecall", "semanticMatch", "threadMatch", "drawi
 
 _BASELINE = """
 import sys, time
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 import_freecad()
 import Part
 import json
@@ -62,7 +62,7 @@ print(common / union if union else 0.0, time.process_time() - start)
 
 def _pairs(folder: str) -> list[dict]:
     """(name, case folder or None, reference, candidate) of every benched pair."""
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     fc = import_freecad()
     import Part
@@ -94,7 +94,7 @@ def _pairs(folder: str) -> list[dict]:
 
 
 def _files(case_dir, candidate):
-    from cadbench_wb import cases
+    from cadbench_wb.case_model import cases
     from cadbench_wb.commands.case import ensure_built
 
     if case_dir is None:

@@ -238,7 +238,7 @@ def extract_nist_blends(folder: str) -> None:
     (Which faces to keep is cadbench's own per-face fit; what they must read as, no
     thread, is NIST's.)"""
     sys.path.insert(0, os.path.dirname(HERE))
-    from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
+    from cadbench_wb.runtime.freecad_env import import_freecad  # noqa: PLC0415
 
     import_freecad()
     import Part  # noqa: PLC0415

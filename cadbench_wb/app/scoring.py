@@ -11,14 +11,15 @@ import time
 
 import numpy as np
 
-from cadbench_wb import freecad_env
-from cadbench_wb import result as results
-from cadbench_wb.app import field_meshes, loading, reference_facts
+from cadbench_wb.app import field_meshes
+from cadbench_wb.app.model import loading, reference_facts
 from cadbench_wb.app.shape import alignment as alignment_mod
 from cadbench_wb.app.shape import fidelity as shape_fidelity
 from cadbench_wb.app.threads import recognition as threads
 from cadbench_wb.errors import CadbenchError, DeliveryFailure
 from cadbench_wb.metrics import registry
+from cadbench_wb.results import result as results
+from cadbench_wb.runtime import freecad_env
 
 
 @dataclasses.dataclass

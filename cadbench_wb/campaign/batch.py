@@ -18,13 +18,14 @@ import sqlite3
 import sys
 import time
 
-from cadbench_wb import cases as cases_mod
-from cadbench_wb import memory_use, outcome, standard
-from cadbench_wb import result as results
+from cadbench_wb import standard
 from cadbench_wb.campaign import field, figures, layout, manifest, pool, store
+from cadbench_wb.case_model import cases as cases_mod
 from cadbench_wb.code import jobs as code_jobs
 from cadbench_wb.errors import CampaignBusy, OutputUnwritable, UsageError
-from cadbench_wb.fingerprint import drawing_fingerprint, metric_fingerprint
+from cadbench_wb.results import result as results
+from cadbench_wb.results.fingerprint import drawing_fingerprint, metric_fingerprint
+from cadbench_wb.runtime import memory_use, outcome
 
 SCHEMA = "cadbench.campaign/1"
 STORE_FILE = "campaign.sqlite"

@@ -17,9 +17,9 @@ import tempfile
 import threading
 import time
 
-from cadbench_wb import outcome
 from cadbench_wb.campaign import pool, store
 from cadbench_wb.errors import FreeCADUnavailable, UsageError
+from cadbench_wb.runtime import outcome
 
 # Case files that are candidates of earlier rounds, not part of what scoring reads.
 SKIPPED_CASE_FOLDERS = ("candidates",)

@@ -93,7 +93,7 @@ def prepared(job, settings: dict, keep_dir: str | None = None):
             keep_dir=keep_dir,
         )
     except DeliveryFailure as failure:
-        from cadbench_wb.result import file_digest  # noqa: PLC0415
+        from cadbench_wb.results.result import file_digest  # noqa: PLC0415
 
         code = {
             "status": failure.reason,

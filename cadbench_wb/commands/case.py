@@ -48,7 +48,7 @@ def add_arguments(parser) -> None:
 
 
 def _chosen(args) -> list:
-    from cadbench_wb import cases  # noqa: PLC0415
+    from cadbench_wb.case_model import cases  # noqa: PLC0415
 
     root = args.root or default_root()
     if getattr(args, "case", None):
@@ -81,7 +81,7 @@ def _new(args) -> int:
     path = auto.write_case(
         args.reference, args.out, args.id or stem, args.title or f"{stem} (automatic targets)"
     )
-    from cadbench_wb import cases  # noqa: PLC0415
+    from cadbench_wb.case_model import cases  # noqa: PLC0415
 
     case = cases.load_case(path)
     auto_data = case.raw.get("auto", {})
@@ -118,7 +118,7 @@ _DECLARED = ("default", "extended", "none")
 
 
 def _check(args) -> int:
-    from cadbench_wb import cases  # noqa: PLC0415
+    from cadbench_wb.case_model import cases  # noqa: PLC0415
 
     for path in args.case:
         case = cases.load_case(path)
@@ -166,8 +166,8 @@ def ensure_built(case) -> None:
     (the scoring parent) never imports FreeCAD."""
     if not case.build_script or not case.missing_files():
         return
-    from cadbench_wb import runner  # noqa: PLC0415
     from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
+    from cadbench_wb.runtime import runner  # noqa: PLC0415
 
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH")) if p)

@@ -74,17 +74,18 @@ def posed(shape, result_path: str):
 def report_of(args, stage=lambda name, file=None: None) -> dict:
     """Draw, read back, and (with a case) match the targets: the command's JSON. Runs in
     the child (worker.py "drawing" job); stage(name) marks each step for outcome.py."""
-    from cadbench_wb import __version__, fingerprint  # noqa: PLC0415
-    from cadbench_wb import result as results  # noqa: PLC0415
-    from cadbench_wb.app import loading, mesh_solid  # noqa: PLC0415
+    from cadbench_wb import __version__  # noqa: PLC0415
     from cadbench_wb.app.drawing import techdraw as drawing  # noqa: PLC0415
+    from cadbench_wb.app.model import loading, mesh_solid  # noqa: PLC0415
     from cadbench_wb.drafting import readback as drawing_readback  # noqa: PLC0415
     from cadbench_wb.errors import DeliveryFailure, UsageError  # noqa: PLC0415
     from cadbench_wb.inputs.checks import printable  # noqa: PLC0415
+    from cadbench_wb.results import fingerprint  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
 
     case = None
     if args.case:
-        from cadbench_wb import cases  # noqa: PLC0415
+        from cadbench_wb.case_model import cases  # noqa: PLC0415
 
         case = cases.load_case(args.case)
     if not os.path.exists(args.model):
@@ -152,7 +153,7 @@ def summary_lines(report: dict) -> list:
 def drawing_job(args):
     """The outcome.Job that draws the model in a child (the operator's paths made absolute)."""
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
-    from cadbench_wb.outcome import Job  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Job  # noqa: PLC0415
 
     if not os.path.exists(args.model):
         raise UsageError(f"model {args.model}: no such file")
@@ -169,10 +170,10 @@ def run(args) -> int:
     """Draw in a child under the scoring limits, like `score`: a model that crashes,
     hangs or exhausts the kernel ends the child, and the command names the reason (exit 2
     for the model's own failures, errors.py's status for the rest)."""
-    from cadbench_wb import console, runner  # noqa: PLC0415
-    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.errors import DeliveryFailure, UsageError  # noqa: PLC0415
-    from cadbench_wb.outcome import Limits  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
+    from cadbench_wb.runtime import console, runner  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Limits  # noqa: PLC0415
 
     limits = Limits.of(getattr(args, "timeout", None), getattr(args, "memory_mb", None))
     outcome = runner.run_job(drawing_job(args), limits)

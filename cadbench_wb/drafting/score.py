@@ -16,7 +16,7 @@ import os
 
 import numpy as np
 
-from cadbench_wb import fingerprint, standard
+from cadbench_wb import standard
 from cadbench_wb.drafting import (
     annotations,
     classify,
@@ -27,6 +27,7 @@ from cadbench_wb.drafting import (
     registration,
 )
 from cadbench_wb.drafting.reading import DrawingUnreadable, file_format, read_drawing
+from cadbench_wb.results import fingerprint
 
 SCHEMA = "cadbench.drawing-score/1"
 FAILURE_REASONS = (
@@ -76,7 +77,7 @@ def scorer_config_hash(config: dict) -> str:
 
 
 def _file_facts(path: str) -> dict:
-    from cadbench_wb.result import file_digest  # noqa: PLC0415
+    from cadbench_wb.results.result import file_digest  # noqa: PLC0415
 
     facts = {"path": path, "sha256": file_digest(path), "format": None}
     if facts["sha256"] is not None:  # a regular file this process may read

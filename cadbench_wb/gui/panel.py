@@ -601,7 +601,7 @@ class ResultsPanel(QtWidgets.QWidget):
 
     # -- exports ----------------------------------------------------------------------------
     def export_json(self, path: str | None = None) -> None:
-        from cadbench_wb import result as results  # noqa: PLC0415
+        from cadbench_wb.results import result as results  # noqa: PLC0415
 
         result = session.current().result
         path = path or _save_name(self, tr("Export the result as JSON"), "result.json", "*.json")

@@ -97,9 +97,9 @@ class Session:
     def checked_brep(self, role: str, path: str) -> str:
         """The BREP of a model a child read and checked (worker "load" job), under the
         scoring limits the preferences set; the child's failure raised with its reason."""
-        from cadbench_wb import runner  # noqa: PLC0415
         from cadbench_wb.gui import preferences  # noqa: PLC0415
-        from cadbench_wb.outcome import Job, Limits  # noqa: PLC0415
+        from cadbench_wb.runtime import runner  # noqa: PLC0415
+        from cadbench_wb.runtime.outcome import Job, Limits  # noqa: PLC0415
 
         preferences.apply_python()
         self._runs += 1
@@ -140,7 +140,7 @@ class Session:
 
     def open_case(self, folder: str):
         """Make a case current and show its reference; returns the case."""
-        from cadbench_wb import cases  # noqa: PLC0415
+        from cadbench_wb.case_model import cases  # noqa: PLC0415
         from cadbench_wb.errors import UsageError  # noqa: PLC0415
 
         case = cases.load_case(folder)
@@ -158,7 +158,7 @@ class Session:
     def score_job(self, candidate_path: str | None = None):
         """The outcome.Job for the current reference (or case) and candidate."""
         from cadbench_wb.errors import UsageError  # noqa: PLC0415
-        from cadbench_wb.outcome import Job, Options, case_data_of  # noqa: PLC0415
+        from cadbench_wb.runtime.outcome import Job, Options, case_data_of  # noqa: PLC0415
 
         candidate_path = candidate_path or (self.candidate.path if self.candidate else None)
         if self.reference is None and self.case is None:

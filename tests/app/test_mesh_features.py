@@ -23,8 +23,8 @@ CASES = (
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory, fc):
-    from cadbench_wb import cases
     from cadbench_wb.app.cases import build as case_build
+    from cadbench_wb.case_model import cases
 
     root = tmp_path_factory.mktemp("mesh_cases")
     found = {}

@@ -30,7 +30,7 @@ def test_a_fillet_torus_band_turned_rebuilds_as_the_band(fc, seed):
     import Part
     from scipy.spatial.transform import Rotation
 
-    from cadbench_wb.app.features import mesh_brep
+    from cadbench_wb.app.mesh_rebuild import mesh_brep
 
     flange = Part.makeCylinder(FLANGE, FLANGE_H)
     shaft = Part.makeCylinder(SHAFT, SHAFT_H, FreeCAD.Vector(0, 0, FLANGE_H))

@@ -10,11 +10,11 @@ import sys
 
 from conftest import ROOT, copy_package
 
-from cadbench_wb import fingerprint
+from cadbench_wb.results import fingerprint
 
 LOADED_MODULES = """
 import json, sys
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 import_freecad()
 from cadbench_wb.app import scoring
 from cadbench_wb.metrics import registry

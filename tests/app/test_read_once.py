@@ -8,7 +8,7 @@ import os
 import pytest
 from conftest import ROOT
 
-from cadbench_wb.app import loading
+from cadbench_wb.app.model import loading
 from cadbench_wb.app.shape import fidelity
 from cadbench_wb.app.threads import recognition as threads
 

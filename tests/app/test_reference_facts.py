@@ -10,7 +10,8 @@ import os
 import pytest
 from conftest import ROOT
 
-from cadbench_wb.app import reference_facts, scoring
+from cadbench_wb.app import scoring
+from cadbench_wb.app.model import reference_facts
 from cadbench_wb.errors import ReferenceInvalid
 
 NUT = os.path.join(ROOT, "tests", "data", "threads", "bd_m8_nut_rh_chamfer.step")

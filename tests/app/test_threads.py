@@ -6,8 +6,8 @@ import os
 import pytest
 from conftest import REALWORLD, score_json
 
-from cadbench_wb.app import loading
 from cadbench_wb.app.cases import thread_models
+from cadbench_wb.app.model import loading
 from cadbench_wb.app.scoring import score_files
 from cadbench_wb.app.threads import recognition as threads
 
@@ -127,8 +127,8 @@ def test_thread_cases_score_as_built():
     """Every sample of the two thread cases gives what its case.yaml expects."""
     from conftest import ROOT
 
-    from cadbench_wb import cases
     from cadbench_wb.app.cases import build as case_build
+    from cadbench_wb.case_model import cases
 
     for name in ("thread_bolt_m8", "thread_nut_m10"):
         case = cases.load_case(os.path.join(ROOT, "cases", name))

@@ -10,7 +10,8 @@ import pytest
 import yaml
 from inputs_support import ROOT, cli, refused
 
-from cadbench_wb import cases, standard
+from cadbench_wb import standard
+from cadbench_wb.case_model import cases
 from cadbench_wb.inputs.bounded_yaml import BoundedSafeLoader, YamlLimit
 
 HEADER = "id: hostile\ntitle: a hostile case\nreference: ref.step\n"

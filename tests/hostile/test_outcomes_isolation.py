@@ -13,7 +13,7 @@ import pytest
 from children import scoring_children
 from conftest import ROOT, run_cli
 
-from cadbench_wb import outcome
+from cadbench_wb.runtime import outcome
 
 TOKEN = "victim"
 

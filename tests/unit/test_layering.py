@@ -72,7 +72,7 @@ def test_package_init_imports_neither_freecad_nor_qt():
 
 
 def test_the_freecad_layer_calls_the_gui_layer_for_qt_events_only():
-    # TechDraw 1.0 needs Qt's event loop headless: app/kernel_compat.py may import the one
+    # TechDraw 1.0 needs Qt's event loop headless: app/model/kernel_compat.py may import the one
     # QtCore-only module gui/event_loop.py, and no other module of the GUI layer.
     offenders = []
     for rel, path in _modules():
@@ -85,7 +85,7 @@ def test_the_freecad_layer_calls_the_gui_layer_for_qt_events_only():
             ):
                 names = [alias.name for alias in node.names]
                 if (rel, node.module, names) != (
-                    "app/kernel_compat.py",
+                    "app/model/kernel_compat.py",
                     "cadbench_wb.gui",
                     ["event_loop"],
                 ):
@@ -103,13 +103,13 @@ def test_the_freecad_layer_calls_the_gui_layer_for_qt_events_only():
 # scoring child, the campaign's worker child, and the two commands that work in FreeCAD
 # themselves (case build/verify, drawing). Every other module outside app/ and gui/ is pure.
 FREECAD_ENTRIES = {
-    "worker.py",
+    "runtime/worker.py",
     "campaign/worker_process.py",
     "commands/case.py",
     "commands/drawing.py",
 }
 # The one module that finds and imports FreeCAD for everyone else (freecad_env.import_freecad).
-KERNEL_LOCATOR = "freecad_env.py"
+KERNEL_LOCATOR = "runtime/freecad_env.py"
 # Runs inside the code sandbox under a dialect's own interpreter (FreeCAD's python for
 # FreeCAD scripts), copied in as bytes: never imported by cadbench (checked below).
 SANDBOXED = "code/harness.py"

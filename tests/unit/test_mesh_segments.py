@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cadbench_wb import standard
-from cadbench_wb.metrics import mesh_segments
+from cadbench_wb.geometry import mesh_segments
 
 SETTINGS = standard.MESH_FEATURES
 TOLERANCE = 3e-5  # mm: fit_rel of a part of 100 mm

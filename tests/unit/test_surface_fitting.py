@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cadbench_wb import standard
-from cadbench_wb.metrics import surface_fitting
+from cadbench_wb.geometry import surface_fitting
 
 TOLERANCE = 1e-5  # mm: what standard.MESH_FEATURES fit_rel gives a part of about 30 mm
 

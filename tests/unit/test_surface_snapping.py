@@ -9,8 +9,8 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.metrics import surface_snapping
-from cadbench_wb.metrics.surface_fitting import Surface
+from cadbench_wb.geometry import surface_snapping
+from cadbench_wb.geometry.surface_fitting import Surface
 
 SMOOTH_DEG = standard.FEATURES["recognition"]["smooth_deg"]
 Z = np.array([0.0, 0.0, 1.0])

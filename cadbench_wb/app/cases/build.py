@@ -16,9 +16,9 @@ import tempfile
 
 import numpy as np
 
-from cadbench_wb import dimensions as dims
 from cadbench_wb.errors import CadbenchError
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.metrics import dimension_matching as dims
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 # Volumes of a regenerated file and the existing one agree within this (relative).
 SAME_VOLUME_REL = 1e-6
@@ -84,7 +84,7 @@ def build_missing(case) -> list[str]:
 def verify(case) -> tuple[list[str], list[str]]:
     """(problems, notes) of a case: its reference loads, regenerated files mean the same
     as the existing ones, and each dimension's declared spectrum is what measuring finds."""
-    from cadbench_wb.app import loading  # noqa: PLC0415
+    from cadbench_wb.app.model import loading  # noqa: PLC0415
 
     problems, notes = [], []
     has_reference = os.path.exists(case.reference_path)
@@ -188,7 +188,7 @@ def _difference(existing: str, regenerated: str, is_reference: bool) -> str | No
 
 def _model_or_failure(path: str):
     """The scored shape of a model file, or the reason it delivers none."""
-    from cadbench_wb.app import loading  # noqa: PLC0415
+    from cadbench_wb.app.model import loading  # noqa: PLC0415
     from cadbench_wb.errors import DeliveryFailure  # noqa: PLC0415
 
     try:

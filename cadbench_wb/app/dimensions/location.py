@@ -214,8 +214,8 @@ def explain(outcomes, spectrum, geometry, extended=None, threads=()) -> None:
 def authoring_notes(case, model) -> list[str]:
     """`case verify`'s lines on each target: where located matching finds it on the
     reference (an inferred binding for the author to confirm), or why it cannot."""
-    from cadbench_wb import dimensions as dims  # noqa: PLC0415
     from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of  # noqa: PLC0415
+    from cadbench_wb.metrics import dimension_matching as dims  # noqa: PLC0415
 
     shape = model.shape
     diagonal = diagonal_of(shape)

@@ -21,8 +21,8 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.dimensions import Block, Spectrum
-from cadbench_wb.metrics import spectrum_geometry as geo
+from cadbench_wb.geometry import spectrum_geometry as geo
+from cadbench_wb.metrics.dimension_matching import Block, Spectrum
 
 
 def spectrum_of(shape, mode: str = "default", diagonal: float | None = None) -> Spectrum:

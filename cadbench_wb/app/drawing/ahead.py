@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 
-from cadbench_wb import runner
+from cadbench_wb.runtime import runner
 
 # CADBENCH_SERIAL_STAGES=1 draws in the scoring process (the baseline of tools/bench_whole_job.py,
 # the test that both ways give the same result, campaigns that keep every core busy).
@@ -186,7 +186,7 @@ def serve(reply_fd: int) -> None:
     and name it on reply_fd when its answer is written."""
     runner._die_with_parent()
     replies = os.fdopen(reply_fd, "w")
-    from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
+    from cadbench_wb.runtime.freecad_env import import_freecad  # noqa: PLC0415
 
     import_freecad()
     import TechDraw  # noqa: F401, PLC0415
@@ -209,8 +209,10 @@ def serve(reply_fd: int) -> None:
 
 def _draw_job(job: str, stage, read: dict) -> bool:
     """Do one job; False for a read-only one (nobody waits for it)."""
-    from cadbench_wb.app import loading  # noqa: PLC0415
-    from cadbench_wb.app.shape import placement  # noqa: PLC0415
+    from cadbench_wb.app.model import (
+        loading,  # noqa: PLC0415
+        placement,  # noqa: PLC0415
+    )
 
     with open(os.path.join(job, "job.pickle"), "rb") as handle:
         order = pickle.load(handle)

@@ -46,7 +46,7 @@ def squared_up(shape) -> tuple:
     edges miss the levels of a square view. Faces meant to be inclined stay as they are."""
     import numpy as np  # noqa: PLC0415
 
-    from cadbench_wb.app.shape import placement  # noqa: PLC0415
+    from cadbench_wb.app.model import placement  # noqa: PLC0415
 
     pairs = []  # (weight, direction, the axis it is turned onto)
     limit = math.cos(math.radians(SQUARE_TOLERANCE_DEG))

@@ -20,10 +20,10 @@ import shutil
 import tempfile
 import time
 
-from cadbench_wb import fingerprint
-from cadbench_wb import result as results
-from cadbench_wb.app import mesh_candidate
+from cadbench_wb.app.mesh_rebuild import mesh_candidate
 from cadbench_wb.metrics import verdicts
+from cadbench_wb.results import fingerprint
+from cadbench_wb.results import result as results
 
 METRIC = "drawingMatch"
 # The scoring context's cache key of the drawing child (ahead.py), when one was started.

@@ -17,17 +17,17 @@ import re
 import sys
 
 from cadbench_wb import resources, standard
-from cadbench_wb.app import kernel_compat
 from cadbench_wb.app.drawing import origin as drawing_origin
 from cadbench_wb.app.drawing import pose as drawing_pose
 from cadbench_wb.app.drawing import section as drawing_section
 from cadbench_wb.app.drawing import sheets as drawing_sheets
 from cadbench_wb.app.drawing import svg as drawing_svg
 from cadbench_wb.app.drawing.pose import ISO, ORTHOGRAPHIC
+from cadbench_wb.app.model import kernel_compat
 from cadbench_wb.drafting import layout as drawing_layout
 from cadbench_wb.drafting import plan as drawing_plan
 from cadbench_wb.errors import CadbenchError
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 TEMPLATE = "A3_Landscape_ISO7200TD.svg"
 SHEET = "A3"

@@ -16,8 +16,8 @@ expected entries only; `supplement` adds the expected entries recognition did no
 """
 
 from cadbench_wb import standard
-from cadbench_wb.app import mesh_candidate
 from cadbench_wb.app.features import recognition
+from cadbench_wb.app.mesh_rebuild import mesh_candidate
 from cadbench_wb.app.threads.stage import threads_of
 from cadbench_wb.metrics import case_sections, feature_matching, verdicts
 

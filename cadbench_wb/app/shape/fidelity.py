@@ -7,11 +7,12 @@ import time
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.app import mesh_solid
-from cadbench_wb.app.shape import meshing, time_budget
-from cadbench_wb.app.shape.placement import placed  # noqa: F401 - its old home
+from cadbench_wb.app.model import mesh_solid, meshing
+from cadbench_wb.app.model.placement import placed  # noqa: F401 - its old home
+from cadbench_wb.app.shape import time_budget
 from cadbench_wb.app.threads import recognition as threads
-from cadbench_wb.metrics import crosscheck, sampling
+from cadbench_wb.geometry import sampling
+from cadbench_wb.metrics import crosscheck
 
 
 def exact_booleans(reference, candidate, fuzzy: float = 0.0, keep_shapes: bool = True) -> dict:

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from cadbench_wb import runner
+from cadbench_wb.runtime import runner
 
 
 class BudgetSpent(Exception):
@@ -196,7 +196,7 @@ class ExactJob:
 
 def serve() -> None:
     """The child's loop: import FreeCAD once, then run each job folder named on stdin."""
-    from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
+    from cadbench_wb.runtime.freecad_env import import_freecad  # noqa: PLC0415
 
     import_freecad()
     for line in sys.stdin:
@@ -241,7 +241,7 @@ def _limit_cpu(folder: str, spent: float) -> None:
 def child(folder: str) -> None:
     """The child's side: read the job, compute, write result.json (last, so a killed child
     leaves no half answer)."""
-    from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
+    from cadbench_wb.runtime.freecad_env import import_freecad  # noqa: PLC0415
 
     import_freecad()
     import Part  # noqa: PLC0415

@@ -7,7 +7,7 @@ the case verdict skips (seed 000: cases without a thread carry no value here).
 """
 
 from cadbench_wb import standard
-from cadbench_wb.app.shape import meshing
+from cadbench_wb.app.model import meshing
 from cadbench_wb.app.threads import recognition as threads
 from cadbench_wb.app.threads import zone as thread_zone
 from cadbench_wb.metrics import case_sections, thread_matching, verdicts

@@ -19,7 +19,7 @@ from cadbench_wb import __version__
 
 # The module that authors the targets: its import closure is the stamp of the cache key.
 AUTHOR_MODULE = "cadbench_wb.app.cases.auto"
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def cache_root() -> str:
@@ -29,7 +29,8 @@ def cache_root() -> str:
 
 def authoring_stamp() -> str:
     """16 hex digits over the code that authors automatic targets (and the standard)."""
-    from cadbench_wb import fingerprint, standard  # noqa: PLC0415
+    from cadbench_wb import standard  # noqa: PLC0415
+    from cadbench_wb.results import fingerprint  # noqa: PLC0415
 
     return fingerprint.module_fingerprint(
         [AUTHOR_MODULE], {"standard": standard.as_dict(), "version": __version__}
@@ -39,7 +40,7 @@ def authoring_stamp() -> str:
 def _kernel_stamp() -> str:
     """Which FreeCAD build authors the case, without importing it: face numbers (the
     targets' bindings) may differ between versions, so each keeps its own cases."""
-    from cadbench_wb import freecad_env  # noqa: PLC0415
+    from cadbench_wb.runtime import freecad_env  # noqa: PLC0415
 
     for folder in freecad_env.candidate_lib_dirs():
         for name in ("FreeCAD.so", "FreeCAD.pyd", "FreeCAD.dll"):
@@ -88,7 +89,7 @@ def _make(reference: str, folder: str, timeout: float, memory_mb: int) -> dict |
     scorings of one reference at once leave one complete entry). None, or the failure.
     The child runs under the scoring's limits and dies with its parent, as a scoring
     child does (runner._limits)."""
-    from cadbench_wb import runner  # noqa: PLC0415
+    from cadbench_wb.runtime import runner  # noqa: PLC0415
 
     parent = os.path.dirname(folder)
     try:
@@ -140,9 +141,9 @@ def campaign_cases(references: str, folder: str, timeout=None, memory_mb=None) -
     `auto`, a copy of the reference). A reference that cannot be dimensioned gets a case
     without targets (the metrics that need none are scored) whose `auto.failure` says why.
     Returns one line per reference for the operator."""
-    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
     from cadbench_wb.inputs import formats  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
 
     if not os.path.isdir(references):
         raise UsageError(f"--references {references}: no such folder")

@@ -25,7 +25,7 @@ from cadbench_wb import standard
 from cadbench_wb.metrics import registry
 
 PACKAGE = "cadbench_wb"
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def module_file(module: str, package_dir: str = PACKAGE_DIR) -> str | None:

@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from cadbench_wb.errors import DeliveryFailure
-from cadbench_wb.metrics import mesh_segments
+from cadbench_wb.geometry import mesh_segments
 
 
 class Box:

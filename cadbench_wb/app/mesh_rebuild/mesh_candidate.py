@@ -57,7 +57,7 @@ def rebuilt(context) -> tuple:
 
 
 def _rebuild(context) -> tuple:
-    from cadbench_wb.app.features import mesh_brep  # noqa: PLC0415
+    from cadbench_wb.app.mesh_rebuild import mesh_brep  # noqa: PLC0415
 
     started = time.perf_counter()
     vertices, triangles = context.candidate.mesh

@@ -69,7 +69,7 @@ def projection_problem() -> str:
     import FreeCAD  # noqa: PLC0415
     import TechDraw  # noqa: F401, PLC0415 - registers the TechDraw document objects
 
-    from cadbench_wb.app.kernel_compat import finished_views  # noqa: PLC0415
+    from cadbench_wb.app.model.kernel_compat import finished_views  # noqa: PLC0415
 
     first, _ = _boxes()
     doc = FreeCAD.newDocument("cadbench_selftest")

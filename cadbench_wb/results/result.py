@@ -12,9 +12,9 @@ import os
 import stat
 
 from cadbench_wb import __version__, standard
-from cadbench_wb.fingerprint import metric_fingerprint
 from cadbench_wb.inputs.checks import FileProblem, open_regular, printable
 from cadbench_wb.metrics import registry, verdicts
+from cadbench_wb.results.fingerprint import metric_fingerprint
 
 SCHEMA = "cadbench.score/1"
 

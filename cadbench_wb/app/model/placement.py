@@ -56,5 +56,5 @@ def proper_rotation(rotation) -> np.ndarray:
 def _is_triangles(shape) -> bool:
     """Whether shape is a mesh_solid.TriangleSolid: there is none while that module has not
     been imported (so it is not imported to ask)."""
-    module = sys.modules.get("cadbench_wb.app.mesh_solid")
+    module = sys.modules.get("cadbench_wb.app.model.mesh_solid")
     return module is not None and module.is_triangles(shape)

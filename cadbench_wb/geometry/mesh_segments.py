@@ -17,7 +17,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse import csgraph
 
-from cadbench_wb.metrics import surface_fitting
+from cadbench_wb.geometry import surface_fitting
 
 
 class SegmentationFailed(Exception):

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The child process that reads and measures untrusted models.
 
-``python -m cadbench_wb.worker JOB.json RESULT.json STAGE.txt``: runs one job (outcome.Job:
+``python -m cadbench_wb.runtime.worker JOB.json RESULT.json STAGE.txt``: runs one job (outcome.Job:
 a scoring, the workbench's read-and-check of one model, a drawing) and writes the answer.
 Before each step it writes the stage's name and the file it reads to STAGE.txt, so that the
 parent can tell, after a crash or a timeout, whether the reference or the candidate was
@@ -25,9 +25,9 @@ def run(job: dict, stage_path: str) -> dict:
 
     A control job (runner.settled, after a crash on a candidate) scores the reference
     against itself up to the stage that crashed, and stops as the next stage begins."""
-    from cadbench_wb import memory_use  # noqa: PLC0415
     from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
-    from cadbench_wb.outcome import Job  # noqa: PLC0415
+    from cadbench_wb.runtime import memory_use  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Job  # noqa: PLC0415
 
     job = Job.from_dict(job)
     stage = _stage_writer(job, stage_path)
@@ -50,7 +50,9 @@ def run(job: dict, stage_path: str) -> dict:
     except Exception as exc:  # reported to the parent as one line, never a traceback
         hint = ""
         if isinstance(exc, ModuleNotFoundError):  # an install without its packages
-            hint = "; `python -m cadbench_wb.dependencies` says how to install what is missing"
+            hint = (
+                "; `python -m cadbench_wb.runtime.dependencies` says how to install what is missing"
+            )
         return {
             "error": {
                 "reason": "internal_error",
@@ -67,7 +69,7 @@ def in_process(job, limits=None):
     import os  # noqa: PLC0415
     import tempfile  # noqa: PLC0415
 
-    from cadbench_wb.outcome import Ending, Job, Stage  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Ending, Job, Stage  # noqa: PLC0415
 
     job = Job.of(job)
     with tempfile.TemporaryDirectory(prefix="cadbench-job-") as tmp:
@@ -79,7 +81,7 @@ def in_process(job, limits=None):
 def _stage_writer(job, stage_path: str):
     """stage(name): write the step about to begin, and the file it reads, to the stage file
     (outcome.Stage), so that whoever reads it after a death knows whose file it was."""
-    from cadbench_wb.outcome import Stage  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Stage  # noqa: PLC0415
 
     seen = []
     # The file a stage works on by default: its party's (measuring stages: the candidate's).
@@ -106,10 +108,11 @@ def _score(job, stage, scratch: str | None = None) -> dict:
     """Score one candidate: the self-test, then the case and the reference read and checked,
     then the candidate (each file hashed under its own stage, so a stall is put on the party
     whose file stalls), then the scoring itself."""
-    from cadbench_wb import result as results  # noqa: PLC0415
-    from cadbench_wb.app import kernel_selftest, scoring  # noqa: PLC0415
+    from cadbench_wb.app import scoring  # noqa: PLC0415
+    from cadbench_wb.app.model import kernel_selftest  # noqa: PLC0415
     from cadbench_wb.errors import DeliveryFailure  # noqa: PLC0415
-    from cadbench_wb.outcome import CANDIDATE_STAGE, REFERENCE_STAGE  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import CANDIDATE_STAGE, REFERENCE_STAGE  # noqa: PLC0415
 
     drawn = job.case and "drawingMatch" in results.requested_metrics(job.options.only)
     kernel_selftest.check(stage, drawing=bool(drawn))
@@ -152,8 +155,8 @@ def _scored_bytes(candidate: str, scored, scratch: str | None) -> dict:
     private copy of the candidate (in scratch: the folder of the stage file, which the
     parent removes whatever becomes of this process), or the file in place hashed before
     and after. scored(path): the scoring of the file at path."""
-    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.inputs import delivered  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
 
     with delivered.scored_copy(candidate, scratch) as path:
         before = results.file_digest(path)
@@ -166,7 +169,7 @@ def _scored_bytes(candidate: str, scored, scratch: str | None) -> dict:
 def case_of(job):
     """The job's cases.Case: rebuilt from the data the parent loaded and validated, at the
     folder the job names (a Dask task's scratch copy); read from case.yaml without it."""
-    from cadbench_wb import cases  # noqa: PLC0415
+    from cadbench_wb.case_model import cases  # noqa: PLC0415
 
     if not job.case_data:
         return cases.load_case(job.case)
@@ -178,7 +181,7 @@ def case_of(job):
 def _load(job, stage) -> dict:
     """Read and check one model as the scorer does, and write its checked shape as BREP
     (the workbench shows that file, never the untrusted one)."""
-    from cadbench_wb.app import kernel_selftest, loading  # noqa: PLC0415
+    from cadbench_wb.app.model import kernel_selftest, loading  # noqa: PLC0415
 
     kernel_selftest.check(stage, drawing=False)
     path = job.reference if job.role == "reference" else job.candidate
@@ -192,7 +195,7 @@ def _drawing(job, stage) -> dict:
     """`cadbench drawing`'s report, made here so that the model is read in a child."""
     import argparse  # noqa: PLC0415
 
-    from cadbench_wb.app import kernel_selftest  # noqa: PLC0415
+    from cadbench_wb.app.model import kernel_selftest  # noqa: PLC0415
     from cadbench_wb.commands import drawing  # noqa: PLC0415
 
     kernel_selftest.check(stage, drawing=True)
@@ -245,7 +248,7 @@ def _exhaust_memory() -> None:
 
 
 def main(argv: list[str]) -> int:
-    from cadbench_wb import console  # noqa: PLC0415
+    from cadbench_wb.runtime import console  # noqa: PLC0415
 
     console.utf8_stdio()
     try:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.app import mesh_solid
+from cadbench_wb.app.model import mesh_solid
 
 
 def _tessellated(shape, deflection: float) -> tuple[np.ndarray, np.ndarray]:

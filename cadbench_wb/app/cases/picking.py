@@ -16,8 +16,8 @@ import re
 
 import numpy as np
 
-from cadbench_wb import cases
-from cadbench_wb import dimensions as dims
+from cadbench_wb.case_model import cases
+from cadbench_wb.metrics import dimension_matching as dims
 
 # Planes closer to parallel than this (degrees) are parallel: they give a distance.
 PARALLEL_DEG = 1e-6

@@ -10,7 +10,7 @@ trimmed, so a missing or extra feature does not drag the pose off the matching s
 import numpy as np
 from scipy.spatial import cKDTree
 
-from cadbench_wb.metrics import rigid
+from cadbench_wb.geometry import rigid
 
 
 def surface_samples(vertices: np.ndarray, triangles: np.ndarray, count: int, seed: int):

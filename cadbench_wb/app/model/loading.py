@@ -10,12 +10,13 @@ import tempfile
 
 import numpy as np
 
-from cadbench_wb import memory_use, standard
-from cadbench_wb.app import fcstd_shapes
+from cadbench_wb import standard
+from cadbench_wb.app.model import fcstd_shapes
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
-from cadbench_wb.freecad_env import import_freecad
 from cadbench_wb.inputs import checks as input_checks
 from cadbench_wb.inputs import formats, step_units
+from cadbench_wb.runtime import memory_use
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 
 @dataclasses.dataclass
@@ -181,7 +182,7 @@ def scored_shape(path: str, role: str = "candidate"):
     measured) and meshes go through load_model."""
     fmt = formats.checked_format(path)
     if fmt == "fcstd" or fmt in formats.MESH_FORMATS:
-        from cadbench_wb.app import mesh_solid  # noqa: PLC0415 - see _mesh_model
+        from cadbench_wb.app.model import mesh_solid  # noqa: PLC0415 - see _mesh_model
 
         return mesh_solid.part_shape(load_model(path, role).shape)
     import_freecad()
@@ -335,7 +336,7 @@ def _one_shape(solids):
     or overlap (app/shape/solid_union.py), with the notes that say which."""
     if len(solids) == 1:
         return solids[0], []
-    from cadbench_wb.app.shape import solid_union  # noqa: PLC0415 - see _mesh_model
+    from cadbench_wb.app.model import solid_union  # noqa: PLC0415 - see _mesh_model
 
     try:
         return solid_union.united(solids)
@@ -350,7 +351,7 @@ def _mesh_model(path: str, fmt: str) -> LoadedModel:
     files through scored_shape, and scipy, which they bring in, cost it 0.2-0.35 s of CPU."""
     import Mesh  # noqa: PLC0415
 
-    from cadbench_wb.app import mesh_solid  # noqa: PLC0415
+    from cadbench_wb.app.model import mesh_solid  # noqa: PLC0415
 
     try:
         with kernel_path(path) as readable:
@@ -386,7 +387,7 @@ def _has_slivers(vertices, triangles) -> bool:
     that edge's length) than the conversion's sewing tolerance
     (mesh_solid.SEWING_TOLERANCE_MM), where its planar face may collapse (a zero-area facet
     makes the polyhedron fail BRepCheck): only then does BRepCheck decide, on the B-rep."""
-    from cadbench_wb.app import mesh_solid  # noqa: PLC0415 - see _mesh_model
+    from cadbench_wb.app.model import mesh_solid  # noqa: PLC0415 - see _mesh_model
 
     a, b, c = (vertices[triangles[:, k]] for k in range(3))
     longest = np.max([np.linalg.norm(p - q, axis=1) for p, q in ((a, b), (b, c), (c, a))], axis=0)

@@ -5,7 +5,7 @@ A FreeCAD user installs the workbench from the Addon Manager: it clones the repo
 Mod/ and pip-installs the allow-listed packages that metadata.txt and package.xml declare
 into FreeCAD's AdditionalPythonPackages folder; nothing runs `make`. The scoring child
 then runs on another Python (runner.python_for_children), so the check runs there:
-``python -m cadbench_wb.dependencies --json``. Pure standard library.
+``python -m cadbench_wb.runtime.dependencies --json``. Pure standard library.
 """
 
 import dataclasses
@@ -146,7 +146,7 @@ def advice(report: dict, target: str | None = None) -> list[str]:
 def default_addon_target() -> str:
     """FreeCAD's AdditionalPythonPackages folder as FreeCAD 0.20 names it on Linux, for
     advice printed outside FreeCAD (FreeCAD 0.21 and later read its py3XX subfolder too)."""
-    from cadbench_wb import freecad_env  # noqa: PLC0415
+    from cadbench_wb.runtime import freecad_env  # noqa: PLC0415
 
     folders = freecad_env.additional_packages_dirs()
     if folders:
@@ -161,10 +161,10 @@ def child_report(timeout: float = 120.0) -> dict:
     """check() as the scoring child sees it: its interpreter, its environment (runner)."""
     import subprocess  # noqa: PLC0415
 
-    from cadbench_wb import runner  # noqa: PLC0415
+    from cadbench_wb.runtime import runner  # noqa: PLC0415
 
     python = runner.python_for_children()
-    command = [python, "-m", "cadbench_wb.dependencies", "--json"]
+    command = [python, "-m", "cadbench_wb.runtime.dependencies", "--json"]
     try:
         done = subprocess.run(
             command, capture_output=True, text=True, env=runner.child_environment(), timeout=timeout

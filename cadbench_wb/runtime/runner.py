@@ -17,11 +17,11 @@ import sys
 import tempfile
 import time
 
-from cadbench_wb import outcome as outcome_mod
 from cadbench_wb.errors import EnvironmentBroken, UsageError
-from cadbench_wb.outcome import Ending, Job, Limits, Outcome, Stage, read_text
+from cadbench_wb.runtime import outcome as outcome_mod
+from cadbench_wb.runtime.outcome import Ending, Job, Limits, Outcome, Stage, read_text
 
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def python_for_children() -> str:
@@ -85,7 +85,7 @@ def child_environment() -> dict:
     # self-test's BLAS step (app/kernel_selftest.py) takes the only buffer it will need.
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     # The Addon Manager's pip folder: appended in the child (cadbench_wb/__init__.py).
-    from cadbench_wb import freecad_env  # noqa: PLC0415
+    from cadbench_wb.runtime import freecad_env  # noqa: PLC0415
 
     addon = freecad_env.additional_packages_dirs()
     if addon and freecad_env.ADDON_PACKAGES_VARIABLE not in env:
@@ -132,7 +132,7 @@ def run_job(job, limits: Limits | None = None, on_start=None) -> Outcome:
 
     on_start(process, stage_path), if given, is called once the child runs: the GUI polls
     the stage file for progress and cancels by killing the child's process group."""
-    from cadbench_wb import memory_use  # noqa: PLC0415 - resource: POSIX only
+    from cadbench_wb.runtime import memory_use  # noqa: PLC0415 - resource: POSIX only
 
     job = Job.of(job)
     limits = limits or Limits()
@@ -174,7 +174,7 @@ def settled(job: Job, limits: Limits, ending: Ending, run=None) -> Outcome:
 
 def _death_controlled(job: Job, limits: Limits, ending: Ending, outcome: Outcome, run):
     """A child that died on the candidate in stage outcome.confirm, judged by its control."""
-    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
 
     stage = outcome.confirm
     pose = ending.stage.pose
@@ -207,7 +207,7 @@ def _death_controlled(job: Job, limits: Limits, ending: Ending, outcome: Outcome
 
 def _failures_controlled(job: Job, limits: Limits, result: dict, failures: dict, run):
     """A result whose listed stages raised on the candidate, each judged by its control."""
-    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
 
     result = dict(result)
     result.pop("stageFailures")
@@ -251,7 +251,7 @@ def _run_child(job: Job, limits: Limits, on_start=None) -> Ending:
                 [
                     python_for_children(),
                     "-m",
-                    "cadbench_wb.worker",
+                    "cadbench_wb.runtime.worker",
                     job_path,
                     result_path,
                     stage_path,

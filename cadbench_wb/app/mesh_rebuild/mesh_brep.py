@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.metrics import mesh_segments, surface_fitting, surface_snapping
+from cadbench_wb.geometry import mesh_segments, surface_fitting, surface_snapping
 
 SETTINGS = standard.MESH_FEATURES
 

@@ -14,7 +14,7 @@ own error is measured on the same solids), before it is used.
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.app.shape import meshing
+from cadbench_wb.app.model import meshing
 
 
 class UnionFailed(Exception):

@@ -164,7 +164,7 @@ class Job:
         moved by the candidate's pose (12 floats, Stage.pose) and that metric stage run on
         it; without a pose (a stage before the alignment), the reference scored against
         itself up to `stage`."""
-        from cadbench_wb import result as results  # noqa: PLC0415
+        from cadbench_wb.results import result as results  # noqa: PLC0415
 
         only = (stage,) if stage in results.METRICS else self.options.only
         options = dataclasses.replace(self.options, export_diff=None, drawing_dir=None, only=only)
@@ -357,7 +357,7 @@ def _blamed(
 
 def failure_result(job: Job, reason: str, detail: str) -> dict:
     """The candidate's scored failure: every requested metric 0 and FAIL, with the reason."""
-    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
 
     requested = results.requested_metrics(job.options.only)
     failed = results.failure_result(
