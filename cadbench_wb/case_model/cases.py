@@ -15,9 +15,10 @@ import re
 import yaml
 
 from cadbench_wb import standard
-from cadbench_wb.errors import UsageError
+from cadbench_wb.errors import CaseInvalid
 from cadbench_wb.inputs import checks as input_checks
 from cadbench_wb.inputs.bounded_yaml import BoundedSafeLoader, YamlLimit
+from cadbench_wb.metrics import registry
 
 DIMENSION_KINDS = ("length", "diameter", "radius", "angle")
 # Which spectrum measures a dimension on the reference (verified by `cadbench case verify`):
@@ -28,10 +29,6 @@ CASE_FILE = "case.yaml"
 # name, never a path. ASCII letters, digits, '.', '_' and '-', starting with a letter or a
 # digit (so never '.', '..' or a hidden name), at most 100 characters.
 CASE_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-
-
-class CaseInvalid(UsageError):
-    reason = "case_invalid"
 
 
 @dataclasses.dataclass
@@ -283,8 +280,6 @@ CORE_FIELDS = (
 def _metric_sections(file: str, data: dict) -> None:
     """Each metric's own section, validated by the validator the metric registry names, so
     `case check` catches what only a scoring would otherwise find."""
-    from cadbench_wb.metrics import registry  # noqa: PLC0415 - registry imports cases' errors
-
     for key, (_metric, validator) in registry.section_owners().items():
         if data.get(key) is not None:
             registry.resolve(validator)(data[key], f"{file}: {key}")
@@ -294,8 +289,6 @@ def unknown_fields(case: "Case") -> list[str]:
     """Top-level fields nothing reads, each with the nearest known name when there is one
     (a typo such as `feature:` would otherwise be ignored silently)."""
     import difflib  # noqa: PLC0415
-
-    from cadbench_wb.metrics import registry  # noqa: PLC0415
 
     known = CORE_FIELDS + tuple(registry.section_owners())
     notes = []

@@ -195,13 +195,13 @@ def _drawing(job, stage) -> dict:
     """`cadbench drawing`'s report, made here so that the model is read in a child."""
     import argparse  # noqa: PLC0415
 
+    from cadbench_wb.app.drawing import model_report  # noqa: PLC0415
     from cadbench_wb.app.model import kernel_selftest  # noqa: PLC0415
-    from cadbench_wb.commands import drawing  # noqa: PLC0415
 
     kernel_selftest.check(stage, drawing=True)
     stage("candidate", job.candidate)
     args = argparse.Namespace(model=job.candidate, case=job.case, **job.params)
-    return {"drawing": drawing.report_of(args, stage)}
+    return {"drawing": model_report.report_of(args, stage)}
 
 
 def _injected_fault(stage: str, job) -> None:

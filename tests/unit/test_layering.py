@@ -100,13 +100,12 @@ def test_the_freecad_layer_calls_the_gui_layer_for_qt_events_only():
 
 
 # Modules that are the entry of a FreeCAD process and so may call the FreeCAD layer: the
-# scoring child, the campaign's worker child, and the two commands that work in FreeCAD
-# themselves (case build/verify, drawing). Every other module outside app/ and gui/ is pure.
+# scoring child, the campaign's worker child, and the one command that works in FreeCAD
+# itself (case build/verify). Every other module outside app/ and gui/ is pure.
 FREECAD_ENTRIES = {
     "runtime/worker.py",
     "campaign/worker_process.py",
     "commands/case.py",
-    "commands/drawing.py",
 }
 # The one module that finds and imports FreeCAD for everyone else (freecad_env.import_freecad).
 KERNEL_LOCATOR = "runtime/freecad_env.py"
