@@ -243,7 +243,7 @@ def extract_nist_blends(folder: str) -> None:
     import_freecad()
     import Part  # noqa: PLC0415
 
-    from cadbench_wb.app.threads import flanks as thread_flanks  # noqa: PLC0415
+    from cadbench_wb.app.model import thread_flanks  # noqa: PLC0415
 
     for name in NIST_BLENDS:
         shape = Part.read(os.path.join(folder, name))

@@ -24,7 +24,7 @@ import pytest
 from conftest import ROOT
 
 from cadbench_wb import standard
-from cadbench_wb.app.threads import flanks as thread_flanks
+from cadbench_wb.app.model import thread_flanks
 from cadbench_wb.app.threads import recognition as threads
 
 DATA = os.path.join(ROOT, "tests", "data", "threads")

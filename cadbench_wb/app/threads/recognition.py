@@ -22,8 +22,7 @@ import os
 import numpy as np
 
 from cadbench_wb import resources, standard
-from cadbench_wb.app.model import mesh_solid
-from cadbench_wb.app.threads import flanks as thread_flanks
+from cadbench_wb.app.model import mesh_solid, thread_flanks
 
 DATA_DIR = os.path.join(resources.ROOT, "resources", "data")
 
