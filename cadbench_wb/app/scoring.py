@@ -12,10 +12,9 @@ import time
 import numpy as np
 
 from cadbench_wb.app import field_meshes
-from cadbench_wb.app.model import loading, reference_facts
+from cadbench_wb.app.model import loading, reference_facts, thread_flanks
 from cadbench_wb.app.shape import alignment as alignment_mod
 from cadbench_wb.app.shape import fidelity as shape_fidelity
-from cadbench_wb.app.threads import recognition as threads
 from cadbench_wb.errors import CadbenchError, DeliveryFailure
 from cadbench_wb.metrics import registry
 from cadbench_wb.results import result as results
@@ -144,7 +143,7 @@ def _scored(
     told_aligned(align.best.rotation, align.best.translation)
     aligned = shape_fidelity.placed(cand.shape, align.best.rotation, align.best.translation)
     # A rigid motion keeps a thread: the shape stage reads it off the candidate's answer.
-    threads.same_thread_as(aligned, cand.shape)
+    thread_flanks.same_thread_as(aligned, cand.shape)
     timing["alignment"] = time.perf_counter() - t0
     context = Context(ref, cand, aligned, align, options, case, result, timing)
     for name, work in ahead.items():

@@ -7,7 +7,7 @@ import pytest
 from conftest import REALWORLD, score_json
 
 from cadbench_wb.app.cases import thread_models
-from cadbench_wb.app.model import loading
+from cadbench_wb.app.model import loading, thread_flanks
 from cadbench_wb.app.scoring import score_files
 from cadbench_wb.app.threads import recognition as threads
 
@@ -18,7 +18,7 @@ def load(relative):
 
 def test_real_bolt_thread_is_m8_coarse_right_hand_external():
     bolt = load("step/partcad/bolt.step")
-    assert threads.has_modeled_thread(bolt.shape)
+    assert thread_flanks.has_modeled_thread(bolt.shape)
     (thread,) = threads.modeled_threads(bolt.shape)
     assert thread.kind == "external" and thread.hand == "right" and thread.modeled
     assert thread.pitch == pytest.approx(1.25, abs=1e-3)
@@ -43,7 +43,7 @@ def test_real_bolt_thread_is_m8_coarse_right_hand_external():
 )
 def test_plain_screws_and_parts_have_no_modeled_thread(relative):
     model = load(relative)
-    assert not threads.has_modeled_thread(model.shape)
+    assert not thread_flanks.has_modeled_thread(model.shape)
     assert threads.modeled_threads(model.shape) == []
 
 

@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 
+from cadbench_wb.app.model import placement
 from cadbench_wb.errors import DeliveryFailure
 from cadbench_wb.geometry import mesh_segments
 
@@ -75,12 +76,10 @@ class TriangleSolid:
 
     def moved(self, rotation: np.ndarray, translation: np.ndarray) -> "TriangleSolid":
         """This mesh moved by x -> R x + t (its B-rep, if ever needed, is this one's moved)."""
-        from cadbench_wb.app.shape import fidelity  # noqa: PLC0415
-
         original = self
 
         def placed_brep():
-            return fidelity.placed(original.brep(), rotation, translation)
+            return placement.placed(original.brep(), rotation, translation)
 
         return TriangleSolid(self.vertices @ rotation.T + translation, self.triangles, placed_brep)
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.app.model import mesh_solid
+from cadbench_wb.app.model import mesh_solid, thread_flanks
 
 
 def _tessellated(shape, deflection: float) -> tuple[np.ndarray, np.ndarray]:
@@ -34,11 +34,9 @@ def cross_check_meshes(reference, candidate, diagonal: float) -> tuple:
     errors of 1e-6 to 5e-5 that nothing needs). Modeled threads keep Part's tessellation:
     their mesh figure is the reported one and the thread zones are measured on it.
     """
-    from cadbench_wb.app.threads import recognition as threads  # noqa: PLC0415
-
     params = standard.CROSS_CHECK
     deflection = params["mesh_deflection_rel"] * diagonal
-    if threads.has_modeled_thread(reference) or threads.has_modeled_thread(candidate):
+    if thread_flanks.has_modeled_thread(reference) or thread_flanks.has_modeled_thread(candidate):
         return mesh_of(reference, deflection), mesh_of(candidate, deflection)
     angular = params["mesh_angular_deflection"]
     return mesh_of(reference, deflection, angular), mesh_of(candidate, deflection, angular)
