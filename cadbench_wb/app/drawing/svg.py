@@ -43,7 +43,7 @@ def _absolute(item) -> tuple:
 
 def _dimensions_svg(dxf_path: str, height: float) -> str:
     from cadbench_wb.drafting import text as drafting_text  # noqa: PLC0415
-    from cadbench_wb.drafting.readback import dxf_document, repaired_text  # noqa: PLC0415
+    from cadbench_wb.drafting.exported_dxf import dxf_document, repaired_text  # noqa: PLC0415
 
     doc = dxf_document(dxf_path)
     out = ['<g id="dimensions" stroke="#000000" stroke-width="0.25" fill="none">']
@@ -105,7 +105,7 @@ def write_png(dxf_path: str, png_path: str, dpi: int = 100) -> None:
     )
     from ezdxf.addons.drawing.matplotlib import MatplotlibBackend  # noqa: PLC0415
 
-    from cadbench_wb.drafting.readback import dxf_document, repaired_text  # noqa: PLC0415
+    from cadbench_wb.drafting.exported_dxf import dxf_document, repaired_text  # noqa: PLC0415
 
     doc = dxf_document(dxf_path)
     # TechDraw's UTF-8 read as cp1252 ('âŒ€10'): shown repaired, as the read-back reads it

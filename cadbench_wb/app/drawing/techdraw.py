@@ -24,6 +24,7 @@ from cadbench_wb.app.drawing import sheets as drawing_sheets
 from cadbench_wb.app.drawing import svg as drawing_svg
 from cadbench_wb.app.drawing.pose import ISO, ORTHOGRAPHIC
 from cadbench_wb.app.model import kernel_compat
+from cadbench_wb.drafting import candidates as drawing_candidates
 from cadbench_wb.drafting import layout as drawing_layout
 from cadbench_wb.drafting import plan as drawing_plan
 from cadbench_wb.errors import CadbenchError
@@ -164,7 +165,7 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title, planned=None) -
             for name in items
         ]
         seen.clear()  # the recompute below may run hidden-line removal again
-        candidates = drawing_plan.candidates_of([v for v in views if v.name != ISO])
+        candidates = drawing_candidates.candidates_of([v for v in views if v.name != ISO])
         chosen = drawing_plan.chosen_dimensions(candidates, targets)
         sheet, plan = drawing_layout.sheet_layout(
             views, chosen, areas, sheet, projection, scales, floor
