@@ -95,7 +95,7 @@ def _pairs(folder: str) -> list[dict]:
 
 def _files(case_dir, candidate):
     from cadbench_wb.case_model import cases
-    from cadbench_wb.commands.case import ensure_built
+    from cadbench_wb.case_model.building import ensure_built
 
     if case_dir is None:
         return None, candidate[0], candidate[1]

@@ -70,7 +70,7 @@ def run(args) -> int:
     import json  # noqa: PLC0415
 
     from cadbench_wb.case_model import cases as cases_mod  # noqa: PLC0415
-    from cadbench_wb.commands.case import ensure_built  # noqa: PLC0415
+    from cadbench_wb.case_model.building import ensure_built  # noqa: PLC0415
     from cadbench_wb.results import result as results  # noqa: PLC0415
 
     only = [m.strip() for m in args.only.split(",")] if args.only else None

@@ -104,7 +104,7 @@ def job_from(args):
         if args.reference:
             raise UsageError("give either REFERENCE or --case, not both")
         from cadbench_wb.case_model import cases  # noqa: PLC0415
-        from cadbench_wb.commands.case import ensure_built  # noqa: PLC0415
+        from cadbench_wb.case_model.building import ensure_built  # noqa: PLC0415
 
         case = cases.load_case(args.case)
         ensure_built(case)  # a generated reference is built when absent, never rewritten
