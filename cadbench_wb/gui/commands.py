@@ -286,6 +286,9 @@ def refresh_states() -> None:
                 action.setEnabled(active)
 
 
+panel.STATE_LISTENERS.append(refresh_states)
+
+
 def icon_names() -> list[str]:
     return [c.name for c in COMMANDS]
 
