@@ -14,7 +14,7 @@ Per pair:
 2. per-stage CPU seconds of the same scoring run in this process (stage functions wrapped);
 3. the baseline, in the same run: seed 002's plain four booleans (common, fuse, two cuts) on
    the same two files in a child process, stopped at BASELINE_CAP_S of wall clock.
-The reference drawings and the reference's checked volumes (app/reference_facts.py) are
+The reference drawings and the reference's checked volumes (app/model/reference_facts.py) are
 cached in a folder of this bench (step 2 fills it), so step 1 times a scoring as a campaign
 sees it: the reference drawn and checked once per case, not per pair (step 2 of a case's
 first pair scores with nothing cached).

@@ -5,7 +5,7 @@ a TechDraw page), mark the case anchoring or independent, save case.yaml + the r
 While the author works, the core scores the reference against itself with the draft's
 dimensions (in a child process, restarted after each edit): that gives referenceCoverage,
 randomHitRate and drawingSelfTest live, and names the dimensions the reference cannot
-show. The panel itself measures nothing: picks are measured by app/picking.py.
+show. The panel itself measures nothing: picks are measured by app/cases/picking.py.
 """
 
 import os

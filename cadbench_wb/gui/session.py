@@ -2,7 +2,7 @@
 """The workbench's working state: which reference, candidate and case are in use, the
 document objects that show them, and the last result. One per FreeCAD session.
 
-Models are read through the core's loader (app/loading.py) in a child process, which
+Models are read through the core's loader (app/model/loading.py) in a child process, which
 writes the checked shape as BREP (an exact round trip), so the object in the 3D view holds
 exactly the shape the scorer measures and sub-element names (Edge3, Face5) in the result
 point at the same geometry here; FreeCAD itself never reads an untrusted file.

@@ -25,7 +25,7 @@ import signal
 from cadbench_wb import errors, standard
 
 START = "start"
-SELFTEST_PREFIX = "selftest:"  # app/kernel_selftest.py writes selftest:OPERATION
+SELFTEST_PREFIX = "selftest:"  # app/model/kernel_selftest.py writes selftest:OPERATION
 REFERENCE_STAGE = "reference"
 CANDIDATE_STAGE = "candidate"
 KERNEL_CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGFPE, signal.SIGILL}

@@ -82,7 +82,7 @@ def child_environment() -> dict:
     env.setdefault("OMP_NUM_THREADS", "1")
     # One OpenBLAS thread: its buffers scale with its threads, so that the memory a scoring
     # needs (standard.MIN_MEMORY_MB) does not grow with the machine's cores, and the
-    # self-test's BLAS step (app/kernel_selftest.py) takes the only buffer it will need.
+    # self-test's BLAS step (app/model/kernel_selftest.py) takes the only buffer it will need.
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     # The Addon Manager's pip folder: appended in the child (cadbench_wb/__init__.py).
     from cadbench_wb.runtime import freecad_env  # noqa: PLC0415

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """A spherical face rebuilt from triangles where a sphere's parametrisation is awkward
-(app/features/mesh_brep.py _sphere): a quarter ball whose curved face runs across the
+(app/mesh_rebuild/mesh_brep.py _sphere): a quarter ball whose curved face runs across the
 default seam meridian (+x) and round the default pole (+z), as the rounded corners of NIST
 FTC-08's STL do. Expected figures from the construction: a quarter of a ball of radius R,
 V = pi R^3 / 3, and one sphere of radius R centred at the origin."""

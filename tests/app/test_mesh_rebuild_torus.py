@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""A toroidal face rebuilt from triangles (app/features/mesh_brep.py _bounded): a shaft
+"""A toroidal face rebuilt from triangles (app/mesh_rebuild/mesh_brep.py _bounded): a shaft
 standing on a flange with its root filleted, the fillet's band split in halves as the
 rebuild splits every face that goes round its axis, in turned poses. A wire bounds two
 faces on a torus; OpenCASCADE 7.8 (FreeCAD 1.0) took the complement of half the band (the

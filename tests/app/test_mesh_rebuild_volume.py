@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""The rebuilt solid's volume check (app/features/mesh_brep.py, standard.MESH_FEATURES
+"""The rebuilt solid's volume check (app/mesh_rebuild/mesh_brep.py, standard.MESH_FEATURES
 volume_rel) at its boundary, on a box: its triangles lie on its planes, so the facets cut no
 chord, the rebuilt volume is the box's own (40 x 30 x 20 = 24000) and the only allowance
 is volume_rel of the mesh's volume."""

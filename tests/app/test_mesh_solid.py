@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""A mesh candidate (STL/OBJ) is checked and measured on its triangles (app/mesh_solid.py):
+"""A mesh candidate (STL/OBJ) is checked and measured on its triangles (app/model/mesh_solid.py):
 the polyhedral B-rep is made only when something needs a B-rep, bad meshes still get their
 named failures, and the figures come from the construction."""
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""What a scoring keeps of the reference alone (app/reference_facts.py, issue 11: "a
+"""What a scoring keeps of the reference alone (app/model/reference_facts.py, issue 11: "a
 threaded pair under 10 s") gives the figures measuring it again gives, on a third-party
 threaded nut: the kept volume is OpenCASCADE's exact volume of the file, and a damaged
 entry, a file that fails its checks or another file never stands in for a measurement."""

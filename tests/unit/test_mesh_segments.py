@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The mesh-rebuild thresholds of standard.MESH_FEATURES that decide when a mesh is cut into
-analytic regions and when it is not applicable (metrics/mesh_segments.py), each at its
+analytic regions and when it is not applicable (geometry/mesh_segments.py), each at its
 boundary. The meshes are prisms over a constructed profile, so every figure (how many
 facets in a row, how many seeds fit nothing) follows from the profile."""
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Analytic surfaces fitted to points (metrics/surface_fitting.py): each constructed
+"""Analytic surfaces fitted to points (geometry/surface_fitting.py): each constructed
 surface comes back with its own parameters, the simplest kind wins, and the residual
 tolerance holds at its boundary."""
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Boundary vertices moved onto the fitted surfaces they lie between
-(metrics/surface_snapping.py): the expected points are the constructions' own (a circle
+(geometry/surface_snapping.py): the expected points are the constructions' own (a circle
 where a plane cuts a cylinder, the line two planes share), and the one threshold it reads,
 recognition's smooth_deg, at its boundary."""
 

@@ -13,7 +13,7 @@ distances (straight and along each plane direction) and bolt-circle diameters.
 
 Every measurement names the sub-elements it comes from (``Face3``, ``Edge7``) so the GUI
 can select them. Work stays near-linear: planes are bucketed by normal direction and only
-levels of one direction are paired (pruned beyond a count, metrics/spectrum_geometry.py).
+levels of one direction are paired (pruned beyond a count, geometry/spectrum_geometry.py).
 """
 
 import math

@@ -2,7 +2,7 @@
 """An analytic B-rep rebuilt from a mesh candidate's triangles, for the B-rep-only figures.
 
 The mesh is cut into regions on fitted planes, cylinders, cones, spheres and tori
-(metrics/mesh_segments.py); where two regions meet, their shared mesh vertices lie on the
+(geometry/mesh_segments.py); where two regions meet, their shared mesh vertices lie on the
 model's edge, so each boundary chain becomes a line, a circle or an arc when its vertices
 fit one within the fit tolerance, else a B-spline through them. Each region becomes a face
 on its fitted surface bounded by those edges; a region that goes all the way round its

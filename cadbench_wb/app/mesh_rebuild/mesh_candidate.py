@@ -6,7 +6,7 @@ semanticMatch reads analytic faces and edges (planes, cylinders, cones, tori; li
 circles); an STL/OBJ has only triangles, so scoring its facets would fail even the
 reference's own tessellation by construction (its bore reads as dozens of steps). The
 feature stage reads the features off the B-rep rebuilt from the triangles
-(app/features/mesh_brep.py) instead; where the rebuild fails, the metric is not applicable
+(app/mesh_rebuild/mesh_brep.py) instead; where the rebuild fails, the metric is not applicable
 with the rebuild's reason. dimensionRecall and drawingMatch are not applicable on a mesh
 (with the reference's ceiling). shapeIoU is measured on the triangles as delivered.
 """

@@ -94,7 +94,7 @@ def projection_problem() -> str:
 
 # OpenBLAS takes its work buffer (up to 128 MB of address space) at its first call, and
 # when the memory limit refuses it, it retries for ever: inside numpy's eigh in alignment
-# (metrics/rigid.py), a hang that was charged to the candidate as its timeout. The room is
+# (geometry/rigid.py), a hang that was charged to the candidate as its timeout. The room is
 # reserved and given back first (a MemoryError here is the scorer's: the limit is too low
 # for it), then one eigh takes the buffer, which every later call reuses.
 BLAS_BUFFER_BYTES = 128 << 20

@@ -38,10 +38,10 @@ class LoadedModel:
     # B-spline thread flanks each exact volume costs about 2 s.
     volume: float | None = None
     # STL/OBJ only: the triangles as delivered, (vertices (n, 3), triangles (m, 3)), from
-    # which app/mesh_candidate.py rebuilds an analytic B-rep for the B-rep-only figures.
+    # which app/mesh_rebuild/mesh_candidate.py rebuilds an analytic B-rep for the B-rep-only figures.
     mesh: tuple | None = None
     # The exact volume of each delivered solid, in file order (B-rep files: what the checks
-    # measured, and what app/reference_facts.py keeps for the next scoring of the file).
+    # measured, and what app/model/reference_facts.py keeps for the next scoring of the file).
     solid_volumes: list | None = None
     # STEP only: the length unit the file declares (inputs/step_units.py), None: none read.
     length_unit: str | None = None
@@ -70,7 +70,7 @@ def load_model(path: str, role: str = "candidate", volumes=None) -> LoadedModel:
     ReferenceInvalid (the benchmark's fault, reported loudly). A file that exhausts the
     process's memory limit is `memory`, whatever the reader called its failure.
     volumes: the exact volume of each solid of this very file as these checks measured
-    them before (app/reference_facts.py): the file passed them, so BRepCheck and the
+    them before (app/model/reference_facts.py): the file passed them, so BRepCheck and the
     volumes are not run again (0.45 s of CPU on a threaded M8 bolt). Used only when there
     is one per solid read.
     """
@@ -333,7 +333,7 @@ def _without_degenerate(solids, volumes):
 
 def _one_shape(solids):
     """One solid, a compound of disjoint solids, or the checked union of those that touch
-    or overlap (app/shape/solid_union.py), with the notes that say which."""
+    or overlap (app/model/solid_union.py), with the notes that say which."""
     if len(solids) == 1:
         return solids[0], []
     from cadbench_wb.app.model import solid_union  # noqa: PLC0415 - see _mesh_model
