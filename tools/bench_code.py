@@ -129,7 +129,7 @@ def peer(python: str, scripts: str, meshes: str) -> dict:
     done = subprocess.run(
         [python, "-c", PEER, scripts, meshes], check=True, capture_output=True, text=True
     )
-    figures = eval(done.stdout.strip().splitlines()[-1])  # noqa: S307 - our own dict
+    figures = eval(done.stdout.strip().splitlines()[-1])  # our own dict
     return dict(figures, cpuSeconds=round(_children_cpu() - started, 1))
 
 

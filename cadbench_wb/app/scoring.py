@@ -178,7 +178,7 @@ def _run_stage(context, metric: str, stage, function) -> None:
         _measured(context, metric, stage, function)
     except (CadbenchError, MemoryError):
         raise
-    except Exception as exc:  # noqa: BLE001 - whose failure it is, the control decides
+    except Exception as exc:  # whose failure it is, the control decides
         best = context.alignment.best
         pose = (*best.rotation.ravel(), *best.translation.ravel())
         # As text: the result's rounding to 6 digits would make the rotation one that
@@ -220,7 +220,7 @@ def _candidate_model(candidate: str, reference, options: dict):
             return dataclasses.replace(loading.load_model(path, "candidate"), path=candidate)
     except MemoryError:
         raise
-    except Exception:  # noqa: BLE001 - no STEP of it (a mesh): the moved shape itself
+    except Exception:  # no STEP of it (a mesh): the moved shape itself
         return dataclasses.replace(reference, shape=moved, path=candidate)
 
 

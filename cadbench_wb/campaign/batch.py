@@ -314,7 +314,7 @@ def campaign_lock(out_dir: str):
     import fcntl  # noqa: PLC0415
 
     path = os.path.join(out_dir, LOCK_FILE)
-    handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the whole run
+    handle = open(path, "a+", encoding="utf-8")  # held for the whole run
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -69,7 +69,7 @@ def main(argv: list[str]) -> int:
 
     try:
         _preload()
-    except Exception as exc:  # noqa: BLE001 - the parent reports it as one line
+    except Exception as exc:  # the parent reports it as one line
         send({"fatal": f"{type(exc).__name__}: {exc}"})
         return 1
     from cadbench_wb.runtime import worker  # noqa: PLC0415

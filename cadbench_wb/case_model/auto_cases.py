@@ -15,7 +15,14 @@ import shutil
 import subprocess
 import tempfile
 
-from cadbench_wb import __version__
+import yaml
+
+from cadbench_wb import __version__, standard
+from cadbench_wb.errors import UsageError
+from cadbench_wb.inputs import formats
+from cadbench_wb.results import fingerprint
+from cadbench_wb.results import result as results
+from cadbench_wb.runtime import freecad_env, runner
 
 # The module that authors the targets: its import closure is the stamp of the cache key.
 AUTHOR_MODULE = "cadbench_wb.app.cases.auto"
@@ -29,9 +36,6 @@ def cache_root() -> str:
 
 def authoring_stamp() -> str:
     """16 hex digits over the code that authors automatic targets (and the standard)."""
-    from cadbench_wb import standard  # noqa: PLC0415
-    from cadbench_wb.results import fingerprint  # noqa: PLC0415
-
     return fingerprint.module_fingerprint(
         [AUTHOR_MODULE], {"standard": standard.as_dict(), "version": __version__}
     )
@@ -40,8 +44,6 @@ def authoring_stamp() -> str:
 def _kernel_stamp() -> str:
     """Which FreeCAD build authors the case, without importing it: face numbers (the
     targets' bindings) may differ between versions, so each keeps its own cases."""
-    from cadbench_wb.runtime import freecad_env  # noqa: PLC0415
-
     for folder in freecad_env.candidate_lib_dirs():
         for name in ("FreeCAD.so", "FreeCAD.pyd", "FreeCAD.dll"):
             path = os.path.join(folder, name)
@@ -64,8 +66,6 @@ def auto_case(
     """{"folder", "caseFile", "fingerprint", "cached"} of the reference's automatic case,
     made now when it is not kept yet; or {"failure": {reason, detail}} when it cannot be
     made (the scoring then has no targets, as with --no-auto-targets)."""
-    from cadbench_wb import standard  # noqa: PLC0415
-
     timeout = timeout or standard.DEFAULT_TIMEOUT_S
     stamp = f"{digest}\0{authoring_stamp()}\0{_kernel_stamp()}"
     key = hashlib.sha256(stamp.encode()).hexdigest()[:24]
@@ -89,8 +89,6 @@ def _make(reference: str, folder: str, timeout: float, memory_mb: int) -> dict |
     scorings of one reference at once leave one complete entry). None, or the failure.
     The child runs under the scoring's limits and dies with its parent, as a scoring
     child does (runner._limits)."""
-    from cadbench_wb.runtime import runner  # noqa: PLC0415
-
     parent = os.path.dirname(folder)
     try:
         os.makedirs(parent, exist_ok=True)
@@ -141,10 +139,6 @@ def campaign_cases(references: str, folder: str, timeout=None, memory_mb=None) -
     `auto`, a copy of the reference). A reference that cannot be dimensioned gets a case
     without targets (the metrics that need none are scored) whose `auto.failure` says why.
     Returns one line per reference for the operator."""
-    from cadbench_wb.errors import UsageError  # noqa: PLC0415
-    from cadbench_wb.inputs import formats  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-
     if not os.path.isdir(references):
         raise UsageError(f"--references {references}: no such folder")
     lines = []
@@ -172,8 +166,6 @@ def campaign_cases(references: str, folder: str, timeout=None, memory_mb=None) -
 
 
 def _targetless_case(case_id: str, name: str, failure: dict) -> str:
-    import yaml  # noqa: PLC0415
-
     data = {
         "id": case_id,
         "title": f"{case_id} (no automatic targets)",

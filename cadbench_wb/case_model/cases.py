@@ -8,6 +8,7 @@ validated by the modules that use them.
 """
 
 import dataclasses
+import difflib
 import math
 import os
 import re
@@ -210,7 +211,7 @@ def load_case(path: str) -> Case:
         raise CaseInvalid(f"{file}: a symlink to a file outside the case folder: refused")
     text = case_text(file)
     try:
-        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a bounded SafeLoader
+        data = yaml.load(text, Loader=_LineLoader)  # a bounded SafeLoader
     except YamlLimit as exc:
         raise CaseInvalid(f"{file}: refused: {exc}") from None
     except yaml.YAMLError as exc:
@@ -288,8 +289,6 @@ def _metric_sections(file: str, data: dict) -> None:
 def unknown_fields(case: "Case") -> list[str]:
     """Top-level fields nothing reads, each with the nearest known name when there is one
     (a typo such as `feature:` would otherwise be ignored silently)."""
-    import difflib  # noqa: PLC0415
-
     known = CORE_FIELDS + tuple(registry.section_owners())
     notes = []
     for key in case.raw:

@@ -5,6 +5,8 @@ by the read-back, the sheet checks and the SVG assembly alike."""
 
 import os
 
+from cadbench_wb.drafting import reading
+
 
 def repaired_text(text: str) -> str:
     """TechDraw writes UTF-8 into a DXF that declares ANSI_1252, so ezdxf reads '⌀10' as
@@ -24,8 +26,6 @@ def dxf_document(dxf_path: str):
     """The ezdxf document of a drawing's DXF. The SVG assembly and the read-back both read
     the file just written: parsing it is the costliest step after hidden-line removal, so
     the last one is kept while the file is unchanged."""
-    from cadbench_wb.drafting import reading  # noqa: PLC0415
-
     stat = os.stat(dxf_path)
     key = (os.path.abspath(dxf_path), stat.st_mtime_ns, stat.st_size)
     if key not in _LOADED:

@@ -104,7 +104,7 @@ def _points(entities) -> np.ndarray:
     for entity in entities:
         try:
             vertices = list(path.make_path(entity).flattening(SAMPLE_STEP / 4))
-        except Exception:  # noqa: BLE001 - no outline (text) or a degenerate spline
+        except Exception:  # no outline (text) or a degenerate spline
             continue
         if not vertices:
             continue

@@ -185,10 +185,10 @@ def _exact(value):
 
 
 def without_negative_zero(value):
-    """The same data with every -0.0 written 0.0: a coordinate's sign of zero is an
+    r"""The same data with every -0.0 written 0.0: a coordinate's sign of zero is an
     accident of the arithmetic, and must not make a shape and its copy print differently.
     Text is made valid UTF-8 too: a file-name byte that is not UTF-8 (carried by Python as
-    a lone surrogate) is written ``\\xHH`` (input_checks.printable)."""
+    a lone surrogate) is written ``\xHH`` (input_checks.printable)."""
     if isinstance(value, float):
         return value + 0.0  # -0.0 + 0.0 is 0.0 (IEEE 754, round to nearest)
     if isinstance(value, str):

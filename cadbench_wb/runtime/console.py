@@ -48,7 +48,7 @@ def _flush_c_streams() -> None:
 def stdout_for_result_only(active: bool = True):
     """While active, everything written to stdout (Python's print and the C level, file
     descriptor 1) goes to stderr; write_result() alone reaches the real stdout."""
-    global _RESULT_STREAM  # noqa: PLW0603 - one stdout per process
+    global _RESULT_STREAM  # one stdout per process
     if not active or _RESULT_STREAM is not None:
         yield
         return
@@ -56,7 +56,7 @@ def stdout_for_result_only(active: bool = True):
     saved = os.dup(1)
     os.dup2(2, 1)
     previous = sys.stdout
-    _RESULT_STREAM = open(saved, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    _RESULT_STREAM = open(saved, "w", encoding="utf-8", closefd=False)
     sys.stdout = sys.stderr
     try:
         yield

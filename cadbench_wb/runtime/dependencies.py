@@ -13,7 +13,10 @@ import importlib
 import json
 import os
 import shlex
+import subprocess
 import sys
+
+from cadbench_wb.runtime import freecad_env, runner
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,8 +149,6 @@ def advice(report: dict, target: str | None = None) -> list[str]:
 def default_addon_target() -> str:
     """FreeCAD's AdditionalPythonPackages folder as FreeCAD 0.20 names it on Linux, for
     advice printed outside FreeCAD (FreeCAD 0.21 and later read its py3XX subfolder too)."""
-    from cadbench_wb.runtime import freecad_env  # noqa: PLC0415
-
     folders = freecad_env.additional_packages_dirs()
     if folders:
         return folders[0]
@@ -159,10 +160,6 @@ def default_addon_target() -> str:
 
 def child_report(timeout: float = 120.0) -> dict:
     """check() as the scoring child sees it: its interpreter, its environment (runner)."""
-    import subprocess  # noqa: PLC0415
-
-    from cadbench_wb.runtime import runner  # noqa: PLC0415
-
     python = runner.python_for_children()
     command = [python, "-m", "cadbench_wb.runtime.dependencies", "--json"]
     try:

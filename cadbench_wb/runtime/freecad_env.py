@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Find and import FreeCAD's library from plain Python, freecadcmd or the GUI console."""
 
+import faulthandler
 import glob
 import os
+import signal
 import sys
 
 from cadbench_wb.errors import FreeCADUnavailable
@@ -48,13 +50,13 @@ def import_freecad():
                 sys.path.append(folder)
                 break
         try:
-            import FreeCAD as freecad  # noqa: N813, PLC0415
+            import FreeCAD as freecad  # noqa: N813, PLC0415 - FreeCAD-only
         except ImportError as exc:
             raise FreeCADUnavailable(f"{INSTALL_HINT} ({exc})") from None
     crashes_named(freecad)
     add_workbench_dirs(freecad)
     try:
-        import Part  # noqa: F401, PLC0415
+        import Part  # noqa: F401, PLC0415 - FreeCAD-only
     except ImportError as exc:
         raise FreeCADUnavailable(f"{INSTALL_HINT} ({exc})") from None
     return freecad
@@ -69,10 +71,7 @@ def crashes_named(freecad) -> None:
     drawing "died (exit status 1)"; `score --in-process` ended 1 with no message). Outside
     FreeCAD's GUI the default action is put back and faulthandler chained to it: the parent
     then reads SIGSEGV and the innermost Python frame (outcome.last_words)."""
-    import faulthandler  # noqa: PLC0415
-    import signal  # noqa: PLC0415
-
-    global _CRASHES_NAMED  # noqa: PLW0603 - once per process
+    global _CRASHES_NAMED  # once per process
     if _CRASHES_NAMED or getattr(freecad, "GuiUp", False):
         return  # done, or FreeCAD's own application: its handlers are its own
     try:

@@ -11,6 +11,7 @@ for memory. Pure standard library; Linux (elsewhere nothing is ever called exhau
 import resource
 
 from cadbench_wb import standard
+from cadbench_wb.errors import UsageError
 
 
 def limit_mb() -> int | None:
@@ -59,8 +60,6 @@ def fitted_mb(asked_mb: int | None) -> tuple[int | None, str | None]:
     """(the memory limit a scoring child gets, a note when that is less than asked): the
     limit asked for, clamped to the inherited hard limit (batch systems and CI containers
     set one). UsageError naming both figures when even standard.MIN_MEMORY_MB does not fit."""
-    from cadbench_wb.errors import UsageError  # noqa: PLC0415
-
     hard = inherited_hard_mb()
     if not asked_mb or hard is None or asked_mb <= hard:
         return asked_mb, None

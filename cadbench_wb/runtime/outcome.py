@@ -19,10 +19,13 @@ Pure standard library: the parent never imports FreeCAD.
 """
 
 import dataclasses
+import json
 import os
+import re
 import signal
 
 from cadbench_wb import errors, standard
+from cadbench_wb.results import result as results
 
 START = "start"
 SELFTEST_PREFIX = "selftest:"  # app/model/kernel_selftest.py writes selftest:OPERATION
@@ -164,8 +167,6 @@ class Job:
         moved by the candidate's pose (12 floats, Stage.pose) and that metric stage run on
         it; without a pose (a stage before the alignment), the reference scored against
         itself up to `stage`."""
-        from cadbench_wb.results import result as results  # noqa: PLC0415
-
         only = (stage,) if stage in results.METRICS else self.options.only
         options = dataclasses.replace(self.options, export_diff=None, drawing_dir=None, only=only)
         return dataclasses.replace(
@@ -184,8 +185,6 @@ class Job:
 def case_data_of(case) -> dict | None:
     """A loaded cases.Case as plain data for Job.case_data (None when its raw YAML holds
     something JSON cannot carry, a date say: the child then reads case.yaml itself)."""
-    import json  # noqa: PLC0415
-
     data = dataclasses.asdict(case)
     try:
         json.dumps(data)
@@ -206,8 +205,6 @@ class Stage:
 
     @classmethod
     def read(cls, path: str) -> "Stage":
-        import json  # noqa: PLC0415
-
         lines = read_text(path).split("\n")
         name = lines[0].strip() or START
         pose = None
@@ -221,8 +218,6 @@ class Stage:
         return cls(name, lines[1].strip() if len(lines) > 1 else "", pose)
 
     def write(self, path: str) -> None:
-        import json  # noqa: PLC0415
-
         with open(path, "w", encoding="utf-8", errors="backslashreplace") as handle:
             if self.pose is not None:
                 handle.write(f"{self.name}\n{self.file}\n{json.dumps(list(self.pose))}\n")
@@ -357,8 +352,6 @@ def _blamed(
 
 def failure_result(job: Job, reason: str, detail: str) -> dict:
     """The candidate's scored failure: every requested metric 0 and FAIL, with the reason."""
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-
     requested = results.requested_metrics(job.options.only)
     failed = results.failure_result(
         job.reference, job.candidate, job.options.public(), reason, detail, requested
@@ -374,8 +367,6 @@ def last_words(log: str) -> str:
     """The last fatal error Python's fault handler wrote in a child's log, with the
     innermost Python frame it was in ("Segmentation fault in techdraw.py line 212, in
     make_view"), or "": file names and line numbers only, so the same death reads the same."""
-    import re  # noqa: PLC0415
-
     lines = [line.strip() for line in log.splitlines() if line.strip()]
     for index in range(len(lines) - 1, -1, -1):
         line = lines[index]

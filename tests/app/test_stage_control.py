@@ -74,9 +74,9 @@ def test_a_stage_that_writes_no_verdict_raises_never_passes_silently(fc):
     # Issue 28: a requested metric with no verdict used to leave result.finish's case
     # verdict PASS without it. Measured in a control (control_pose), the stage's failure
     # raises as it is; on a candidate it is stage_failed's NOT CHECKED, judged by the control.
-    import types  # noqa: PLC0415
+    import types
 
-    from cadbench_wb.app import scoring  # noqa: PLC0415
+    from cadbench_wb.app import scoring
 
     context = types.SimpleNamespace(options={"control_pose": [0.0] * 12}, result={"verdicts": {}})
     stages = []

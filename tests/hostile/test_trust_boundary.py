@@ -44,7 +44,7 @@ def _settings(root, out="out"):
         workers=1,
         timeout=120,
         options={"only": ["shape"]},
-        progress_stream=open(os.devnull, "w"),  # noqa: SIM115 - closed with the process
+        progress_stream=open(os.devnull, "w"),  # closed with the process
     )
 
 

@@ -137,7 +137,7 @@ def check(stage=lambda name: None, drawing: bool = True) -> None:
             problem = problem_of()
         except MemoryError:
             raise  # the limit given is too low for the scorer itself (outcome.py: usage)
-        except Exception as exc:  # noqa: BLE001 - any failure here is the installation's
+        except Exception as exc:  # any failure here is the installation's
             problem = f"{type(exc).__name__}: {exc}"
         if problem:
             raise EnvironmentBroken(f"FreeCAD kernel self-test failed: {label}: {problem}")

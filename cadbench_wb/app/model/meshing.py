@@ -2,6 +2,7 @@
 """Tessellations of solids as numpy arrays, and manifold3d meshes built from them (cracks
 closed, repaired or remeshed where manifold3d refuses a tessellation)."""
 
+import hashlib
 import math
 
 import numpy as np
@@ -72,7 +73,7 @@ def _meshed(shape, deflection: float, angular: float) -> tuple[np.ndarray, np.nd
     alone cost 1.6 s on NIST FTC-07); tessellate then reads that triangulation back in
     double precision (MeshPart's own points are single precision: a box's volume would be
     off by 1e-7)."""
-    import MeshPart  # noqa: PLC0415
+    import MeshPart  # noqa: PLC0415 - FreeCAD-only
 
     MeshPart.meshFromShape(
         Shape=shape, LinearDeflection=deflection, AngularDeflection=angular, Relative=False
@@ -92,7 +93,7 @@ def split_for_meshing(solid):
     the regular features of a part; the faces two pieces share are left out, so the shell
     has the solid's own boundary and the mesh no inner walls.
     """
-    import Part  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     params = standard.CROSS_CHECK
     faces = solid.Faces
@@ -123,7 +124,7 @@ def split_for_meshing(solid):
 def _face_frame(face):
     """FreeCAD matrices taking the solid into the planar face's frame (x along its longest
     edge, z along its normal, a vertex at the origin) and back: rigid motions."""
-    import FreeCAD  # noqa: PLC0415
+    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
 
     normal = np.array(tuple(face.Surface.Axis))
     first = _edge_direction(face, normal)
@@ -138,8 +139,8 @@ def _face_frame(face):
 
 
 def _patched_shell(solid, face, cells: int):
-    import FreeCAD  # noqa: PLC0415
-    import Part  # noqa: PLC0415
+    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     normal = np.array(tuple(face.Surface.Axis))
     first = _edge_direction(face, normal)
@@ -235,8 +236,6 @@ def _mesh_key(vertices: np.ndarray, triangles: np.ndarray) -> tuple:
     """The mesh's content as a key: shapes, types and a digest of the bytes (about 1 ms
     for a 29,000-triangle mesh), so that an array changed in place is never taken for the
     mesh it was."""
-    import hashlib  # noqa: PLC0415
-
     parts = []
     for array in (np.ascontiguousarray(vertices), np.ascontiguousarray(triangles)):
         digest = hashlib.blake2b(array.view(np.uint8).ravel(), digest_size=16).hexdigest()
@@ -261,7 +260,7 @@ def _new_manifold(vertices: np.ndarray, triangles: np.ndarray):
 
 def freecad_mesh(corners: np.ndarray):
     """A FreeCAD Mesh from triangles given by their corner points (m, 3, 3)."""
-    import Mesh  # noqa: PLC0415
+    import Mesh  # noqa: PLC0415 - FreeCAD-only
 
     return Mesh.Mesh([tuple(p) for p in np.asarray(corners).reshape(-1, 3)])
 

@@ -12,6 +12,7 @@ own error is measured on the same solids), before it is used.
 """
 
 import numpy as np
+from scipy.cluster.hierarchy import DisjointSet
 
 from cadbench_wb import standard
 from cadbench_wb.app.model import meshing
@@ -23,7 +24,7 @@ class UnionFailed(Exception):
 
 def united(solids) -> tuple[object, list[str]]:
     """The scored shape of several valid solids and notes saying what was done."""
-    import Part  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     params = standard.MULTI_SOLID
     groups = _touching_groups(solids, params["touch_rel"])
@@ -50,7 +51,6 @@ def _touching_groups(solids, touch_rel: float) -> list[list]:
     for solid in solids:
         box = solid.BoundBox
         boxes.append((box, box.DiagonalLength))
-    from scipy.cluster.hierarchy import DisjointSet  # noqa: PLC0415
 
     touching = DisjointSet(range(len(solids)))
     for i in range(len(solids)):
@@ -83,7 +83,7 @@ def _united_group(group, params) -> tuple[object, str]:
             continue
         try:
             refined = fused.removeSplitter()
-        except Exception:  # noqa: BLE001 - the fused solid stands on its own
+        except Exception:  # the fused solid stands on its own
             refined = None
         # removeSplitter only merges faces: the volume must not move beyond rounding.
         if refined is not None and not _problem(refined, fused.Volume, 1e-9 * fused.Volume):
@@ -108,12 +108,12 @@ def _general_fuse_pieces(group, estimate, tolerance, diagonal, params, attempts)
     """The union as a compound of the General Fuse's split solids, each once: no material
     counted twice, and every piece valid on its own even where the merged solid is not
     (seen on a third-party assembly's overlapping STEP solids). None if that fails too."""
-    import Part  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     for fuzzy_rel in params["fuzzy_values_rel"]:
         try:
             result, _ = group[0].generalFuse(group[1:], fuzzy_rel * diagonal)
-        except Exception as exc:  # noqa: BLE001 - OCC failures surface as several types
+        except Exception as exc:  # OCC failures surface as several types
             attempts.append(f"general fuse failed ({type(exc).__name__})")
             continue
         solids = result.Solids
@@ -145,7 +145,7 @@ def _mesh_union_volume(group, params) -> tuple[float, float]:
     """The union's volume from the tessellations (manifold3d), and the tolerance that its
     measured error allows: tessellating shrinks each solid a little, and the union shrinks
     by at most the sum of those shrinkages (plus a floor for rounding)."""
-    import manifold3d  # noqa: PLC0415
+    import manifold3d  # noqa: PLC0415 - optional dependency
 
     diagonal = max(s.BoundBox.DiagonalLength for s in group)
     deflection = params["mesh_deflection_rel"] * diagonal
