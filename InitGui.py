@@ -3,7 +3,7 @@
 # cadbench_wb.gui.workbench and is imported lazily, so start-up stays cheap.
 
 
-class CadBenchWorkbench(Workbench):  # noqa: F821 - FreeCAD provides Workbench here
+class CadBenchWorkbench(Workbench):  # FreeCAD provides Workbench here
     MenuText = "cadbench"
     ToolTip = "Score a reconstructed CAD model against its reference"
 
@@ -31,7 +31,7 @@ class CadBenchWorkbench(Workbench):  # noqa: F821 - FreeCAD provides Workbench h
         return "Gui::PythonWorkbench"
 
 
-Gui.addWorkbench(CadBenchWorkbench())  # noqa: F821 - FreeCAD provides Gui here
+Gui.addWorkbench(CadBenchWorkbench())  # FreeCAD provides Gui here
 
 
 def _register_preferences():

@@ -23,7 +23,7 @@ class TestCadbenchKernel(unittest.TestCase):
     """The FreeCAD layer alone: loading real files and scoring analytic solids."""
 
     def setUp(self):
-        from cadbench_wb.freecad_env import import_freecad
+        from cadbench_wb.runtime.freecad_env import import_freecad
 
         self.fc = import_freecad()
         self.doc = self.fc.newDocument("TestCadbench")
@@ -34,7 +34,7 @@ class TestCadbenchKernel(unittest.TestCase):
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def test_real_fcstd_loads_its_stored_solid(self):
-        from cadbench_wb.app.loading import load_model
+        from cadbench_wb.app.model.loading import load_model
 
         path = os.path.join(HERE, "tests", "data", "realworld", "fcstd", "assembly4", "Bague.fcstd")
         model = load_model(path)
@@ -45,8 +45,8 @@ class TestCadbenchKernel(unittest.TestCase):
     def test_moved_copy_scores_iou_one_and_a_bigger_hole_less(self):
         import Part
 
+        from cadbench_wb.app.model import meshing
         from cadbench_wb.app.scoring import score_files
-        from cadbench_wb.app.shape import meshing
 
         block = Part.makeBox(40, 30, 20).cut(Part.makeCylinder(5, 20, self.fc.Vector(12, 10, 0)))
         moved = block.copy()
@@ -78,7 +78,7 @@ class TestCadbenchBundledCase(unittest.TestCase):
     CASE = "fillet_block"
 
     def setUp(self):
-        from cadbench_wb.freecad_env import import_freecad
+        from cadbench_wb.runtime.freecad_env import import_freecad
 
         self.fc = import_freecad()
         self.folder = tempfile.mkdtemp(prefix="TestCadbench-case-")
@@ -87,8 +87,8 @@ class TestCadbenchBundledCase(unittest.TestCase):
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def _built_case(self):
-        from cadbench_wb import cases
         from cadbench_wb.app.cases import build as case_build
+        from cadbench_wb.case_model import cases
 
         skip = {"reference.step", "candidates", "__pycache__"}
         target = os.path.join(self.folder, self.CASE)
@@ -103,8 +103,8 @@ class TestCadbenchBundledCase(unittest.TestCase):
         return case
 
     def test_candidates_score_as_their_construction_says(self):
-        from cadbench_wb import cases
         from cadbench_wb.app.scoring import score_files
+        from cadbench_wb.case_model import cases
 
         case = self._built_case()
         wanted = {"candidates/perfect_moved.step", "candidates/broken_empty.step"}
@@ -123,7 +123,7 @@ class TestCadbenchPure(unittest.TestCase):
     """Pure modules under FreeCAD's own Python: dependency report, verdict ranges."""
 
     def test_dependency_report_names_what_to_install(self):
-        from cadbench_wb import dependencies
+        from cadbench_wb.runtime import dependencies
 
         report = dependencies.check()
         self.assertEqual(set(report["missing_required"]) & {"numpy"}, set())

@@ -14,7 +14,7 @@ def _append_addon_packages() -> None:
     import os  # noqa: PLC0415
 
     if os.environ.get("CADBENCH_ADDON_PACKAGES"):
-        from cadbench_wb.freecad_env import append_addon_packages  # noqa: PLC0415
+        from cadbench_wb.runtime.freecad_env import append_addon_packages  # noqa: PLC0415
 
         append_addon_packages()
 

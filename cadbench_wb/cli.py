@@ -8,8 +8,9 @@ import importlib
 import os
 import sys
 
-from cadbench_wb import __version__, console
+from cadbench_wb import __version__
 from cadbench_wb.errors import CadbenchError
+from cadbench_wb.runtime import console
 
 # Sub-commands in the order --help lists them. A module that is not there yet is skipped.
 COMMANDS = (

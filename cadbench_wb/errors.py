@@ -79,6 +79,12 @@ class UsageError(CadbenchError):
     exit_status = 2
 
 
+class CaseInvalid(UsageError):
+    """A case.yaml that breaks the case format (the message names file, line and field)."""
+
+    reason = "case_invalid"
+
+
 class CampaignBusy(UsageError):
     """Another `cadbench run` holds the campaign folder's lock: two runs on one --out would
     both do all the work and race on its reports."""

@@ -26,7 +26,8 @@ LINEAR_TOLERANCE_ABS_MM = 0.05
 LINEAR_TOLERANCE_REL = 0.005
 ANGULAR_TOLERANCE_DEG = 0.25
 
-# Measurement spectrum (app/dimensions/spectrum.py, metrics/spectrum_geometry.py, dimensions.py).
+# Measurement spectrum (app/dimensions/spectrum.py, geometry/spectrum_geometry.py,
+# metrics/dimension_matching.py).
 SPECTRUM = {
     # Plane normals (and axes) within this angle (radians) are parallel: far above kernel
     # noise, far below any drawn angle (0.25 deg = 4.4e-3 rad).
@@ -229,7 +230,7 @@ CROSS_CHECK = {
     "mesh_retry_factors": (0.5, 2.0),
 }
 
-# Files of several solids (app/shape/solid_union.py).
+# Files of several solids (app/model/solid_union.py).
 MULTI_SOLID = {
     # Solids whose bounding boxes come within this share of the larger diagonal may touch
     # or overlap: they are united (checked); the others stay disjoint in a compound.
@@ -258,7 +259,7 @@ DEGENERATE_SOLID = {
 
 # Inputs refused as too_large before the work starts (loading.py), so that a big honest
 # file is told at once instead of running into the scoring's time limit (DEFAULT_TIMEOUT_S):
-# - mesh_max_triangles: a mesh is checked and measured on its triangles (app/mesh_solid.py:
+# - mesh_max_triangles: a mesh is checked and measured on its triangles (app/model/mesh_solid.py:
 #   0.24 s for NIST FTC-06's 26,818), but the analytic rebuild of its features still costs
 #   about 0.3 ms per triangle there, and a route that needs its polyhedral B-rep (one
 #   planar face per triangle) 0.55 ms per triangle to make and check it (FreeCAD's
@@ -286,8 +287,8 @@ CANDIDATE_MAX_BYTES = INPUT_SIZE["candidate_max_bytes"]
 # above, so a piece that small cannot move shapeIoU by what the cross-check resolves.
 DIFF_SLIVER_REL = 1e-5
 
-# Analytic surfaces fitted to a mesh candidate's triangles (metrics/mesh_segments.py,
-# metrics/surface_fitting.py, app/features/mesh_brep.py), so that its B-rep-only figures
+# Analytic surfaces fitted to a mesh candidate's triangles (geometry/mesh_segments.py,
+# geometry/surface_fitting.py, app/mesh_rebuild/mesh_brep.py), so that its B-rep-only figures
 # are read off a rebuilt B-rep instead of its facets.
 # - fit_rel: every vertex of a region lies within fit_rel x max(diagonal, largest
 #   coordinate) of its surface. A CAD tessellation puts its vertices on the surfaces, and
@@ -416,7 +417,7 @@ FEATURES = {
 
 # Threads (app/threads/recognition.py, app/threads/stage.py, metrics/thread_matching.py).
 THREADS = {
-    # Helical flanks (app/threads/flanks.py). A sample's residual is n . v / |v|, the sine of
+    # Helical flanks (app/model/thread_flanks.py). A sample's residual is n . v / |v|, the sine of
     # the angle between the surface and the screw's motion: dimensionless, so one bound holds
     # for every size. fit_residual bounds its rms over a face or a thread: lofted and swept
     # B-spline flanks measure 1e-8 (cq_warehouse ruled helices) to 1.3e-3 (bd_warehouse
@@ -509,9 +510,9 @@ DEFAULT_MEMORY_MB = 8192
 # the 11 bundled cases' references against themselves, every metric, one OpenBLAS thread):
 # 896 MB scores all 11 as without a limit; 768 MB fails 8 of them (memory in alignment,
 # shapeIoU or threadMatch; NIST FTC-06 times out); at 576 MB and below OpenBLAS retries its
-# buffer's allocation for ever inside numpy's eigh (metrics/rigid.py), a timeout that was
+# buffer's allocation for ever inside numpy's eigh (geometry/rigid.py), a timeout that was
 # charged to the candidate. 1024 keeps 14 % over the largest bundled case's need; the
-# self-test's BLAS step (app/kernel_selftest.py) turns a limit too low for that buffer into
+# self-test's BLAS step (app/model/kernel_selftest.py) turns a limit too low for that buffer into
 # the scorer's own failure before any model is read.
 MIN_MEMORY_MB = 1024
 # The largest --memory-mb accepted: 4 TiB, more than any machine this runs on; RLIMIT_AS

@@ -19,7 +19,7 @@ if ROOT not in sys.path:
 
 @pytest.fixture(scope="session")
 def fc():
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     return import_freecad()
 

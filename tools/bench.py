@@ -83,7 +83,7 @@ def _moved(fc, solid):
 
 
 def shape_bench(out_dir: str) -> dict:
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     fc = import_freecad()
     import Part
@@ -192,9 +192,8 @@ def multi_solid_rows(fc, part) -> list[dict]:
     import manifold3d
 
     from cadbench_wb import standard
-    from cadbench_wb.app import loading
+    from cadbench_wb.app.model import loading, meshing
     from cadbench_wb.app.scoring import score_files
-    from cadbench_wb.app.shape import meshing
 
     grid = [
         part.makeBox(10.3, 7.7, 5.1, fc.Vector(10.3 * i, 7.7 * j, 0))

@@ -52,7 +52,7 @@ CANDIDATES = ("perfect_moved", "scaled_102", "mirrored", "missing_", "broken_gar
 def _cases_and_submissions(cases_dir: str, target: str) -> tuple[str, int]:
     """(a cases folder of the chosen bundled cases, candidate files laid out as
     bench/<candidate name>/<case_id>.<ext>)."""
-    from cadbench_wb.cases import load_case
+    from cadbench_wb.case_model.cases import load_case
 
     chosen_cases = os.path.join(target, "cases")
     submissions = os.path.join(target, "submissions")
@@ -119,13 +119,13 @@ def throughput(out_dir: str) -> dict:
 
 
 def overhead(out_dir: str) -> dict:
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     import_freecad()
     import Part
 
-    from cadbench_wb import outcome, runner
     from cadbench_wb.campaign import pool
+    from cadbench_wb.runtime import outcome, runner
 
     folder = os.path.join(out_dir, "overhead")
     os.makedirs(folder, exist_ok=True)

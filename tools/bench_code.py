@@ -129,13 +129,13 @@ def peer(python: str, scripts: str, meshes: str) -> dict:
     done = subprocess.run(
         [python, "-c", PEER, scripts, meshes], check=True, capture_output=True, text=True
     )
-    figures = eval(done.stdout.strip().splitlines()[-1])  # noqa: S307 - our own dict
+    figures = eval(done.stdout.strip().splitlines()[-1])  # our own dict
     return dict(figures, cpuSeconds=round(_children_cpu() - started, 1))
 
 
 def run(out_dir: str) -> dict:
     from cadbench_wb.code import dialects, sandbox
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     why = sandbox.availability()
     python = os.path.join(dialects.code_venv(), "bin", "python")

@@ -34,8 +34,8 @@ PUBLIC_PARTS = ("nist_ftc_07_asme1_rd.stp", "nist_ftc_08_asme1_rc.stp")
 
 
 def _parts(fc, part):
-    from cadbench_wb import cases
-    from cadbench_wb.app import loading
+    from cadbench_wb.app.model import loading
+    from cadbench_wb.case_model import cases
 
     block = part.makeBox(40, 30, 20).cut(part.makeCylinder(5, 20, fc.Vector(12, 10, 0)))
     found = [("block 40x30x20 with Ø10", block, None)]
@@ -78,7 +78,7 @@ def _hidden_line_removal(fc, shape, scale: float) -> tuple:
 
 
 def run(out_dir: str) -> dict:
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     fc = import_freecad()
     import Part
@@ -147,8 +147,8 @@ def _figure(value) -> str:
 
 def _cache_bench(out_dir: str) -> dict:
     """One case scored twice with a fresh cache: the second reference drawing is a copy."""
-    from cadbench_wb import cases
     from cadbench_wb.app import scoring
+    from cadbench_wb.case_model import cases
 
     found = [c for c in cases.discover_cases(os.path.join(ROOT, "cases")) if c.dimensions]
     found = [c for c in found if os.path.isfile(c.reference_path)]

@@ -22,16 +22,16 @@ from bench_spectrum import TEETH, _best_of, stepped_comb  # noqa: E402
 
 
 def run(out_dir: str) -> dict:
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     fc = import_freecad()
     import Part
 
-    from cadbench_wb import dimensions as dims
     from cadbench_wb.app.dimensions import location
     from cadbench_wb.app.dimensions.measured_geometry import geometry_of
     from cadbench_wb.app.dimensions.spectrum import spectrum_of
-    from cadbench_wb.cases import Case, Dimension
+    from cadbench_wb.case_model.cases import Case, Dimension
+    from cadbench_wb.metrics import dimension_matching as dims
 
     targets = [Dimension("hole", "diameter", 1.2), Dimension("tooth", "length", 3.0)]
     targets += [Dimension(f"h{k}", "length", 10 + 0.25 * k + 2) for k in range(0, 40, 8)]

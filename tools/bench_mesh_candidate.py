@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Rebuilding an analytic B-rep from a mesh candidate's triangles (app/mesh_candidate.py,
-app/features/mesh_brep.py), against reading the same STL in the same run.
+"""Rebuilding an analytic B-rep from a mesh candidate's triangles (app/mesh_rebuild/mesh_candidate.py,
+app/mesh_rebuild/mesh_brep.py), against reading the same STL in the same run.
 
 Each row is a part's own STL (MeshPart, linear deflection 0.1 % of the diagonal, the
 angular deflection given): the bundled cases' references and real NIST parts, each as
@@ -11,7 +11,7 @@ polyhedral solid), so `x load` is how many loads the rebuild costs; also the reb
 milliseconds per triangle and its outcome (rebuilt, or the not-applicable reason). CPU
 seconds of this process, the best of REPEATS: the machine is shared.
 
-The load itself (app/mesh_solid.py: checked and measured on the triangles) is shown against
+The load itself (app/model/mesh_solid.py: checked and measured on the triangles) is shown against
 FreeCAD's Mesh read of the same file (`x read`), and so is what loading did before it
 (`old x read`: the same load plus the polyhedral B-rep, one planar face per triangle, and
 BRepCheck on it, both measured here). On NIST FTC-06 a whole scoring of its STL against its
@@ -66,8 +66,8 @@ def _references(folder: str) -> list:
     """(name, reference path) of the bundled cases built afresh and the NIST parts."""
     import shutil
 
-    from cadbench_wb import cases
     from cadbench_wb.app.cases import build as case_build
+    from cadbench_wb.case_model import cases
 
     found = []
     for case_id, angular in CASES:
@@ -81,9 +81,9 @@ def _references(folder: str) -> list:
 
 
 def _old_load_extra(loaded) -> float:
-    """CPU s of what loading a mesh did before app/mesh_solid.py: the polyhedral solid from
+    """CPU s of what loading a mesh did before app/model/mesh_solid.py: the polyhedral solid from
     the triangles and BRepCheck on it."""
-    from cadbench_wb.app import mesh_solid
+    from cadbench_wb.app.model import mesh_solid
 
     started = time.process_time()
     mesh_solid.polyhedral_solid(*loaded.mesh).isValid()
@@ -120,7 +120,7 @@ def _whole_scoring(path: str, stl: str) -> dict:
 
 
 def _rebuild(loaded):
-    from cadbench_wb.app.features import mesh_brep
+    from cadbench_wb.app.mesh_rebuild import mesh_brep
 
     vertices, triangles = loaded.mesh
     try:
@@ -131,13 +131,13 @@ def _rebuild(loaded):
 
 
 def run(out_dir: str) -> dict:
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     import_freecad()
     import MeshPart
     import Part
 
-    from cadbench_wb.app import loading
+    from cadbench_wb.app.model import loading
 
     turn = _turn()
     rows = []

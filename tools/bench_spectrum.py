@@ -45,14 +45,14 @@ def _best_of(function, repeats=5):
 
 
 def run(out_dir: str) -> dict:
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     fc = import_freecad()
     import Part
 
-    from cadbench_wb import dimensions as dims
     from cadbench_wb.app.dimensions.spectrum import spectrum_of
-    from cadbench_wb.cases import Dimension
+    from cadbench_wb.case_model.cases import Dimension
+    from cadbench_wb.metrics import dimension_matching as dims
 
     rows = []
     for teeth in TEETH:

@@ -23,11 +23,12 @@ def _timed(function, *args):
 
 
 def run(out_dir: str) -> dict:
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     import_freecad()
     import Part
 
+    from cadbench_wb.app.model import thread_flanks
     from cadbench_wb.app.threads import recognition as threads
 
     with open(os.path.join(DATA, "manifest.json"), encoding="utf-8") as handle:
@@ -40,7 +41,7 @@ def run(out_dir: str) -> dict:
     for name in sorted(expected):
         path = os.path.join(DATA, name)
         shape, read_time = _timed(Part.read, path)
-        flag, test_time = _timed(threads.has_modeled_thread, shape)
+        flag, test_time = _timed(thread_flanks.has_modeled_thread, shape)
         found, thread_time = _timed(threads.modeled_threads, shape)
         truth = sorted(expected[name], key=lambda r: r["start_z"])
         got = sorted(found, key=lambda t: t.start[2])

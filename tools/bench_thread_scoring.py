@@ -14,7 +14,7 @@ Per pair:
 2. per-stage CPU seconds of the same scoring run in this process (stage functions wrapped);
 3. the baseline, in the same run: seed 002's plain four booleans (common, fuse, two cuts) on
    the same two files in a child process, stopped at BASELINE_CAP_S of wall clock.
-The reference drawings and the reference's checked volumes (app/reference_facts.py) are
+The reference drawings and the reference's checked volumes (app/model/reference_facts.py) are
 cached in a folder of this bench (step 2 fills it), so step 1 times a scoring as a campaign
 sees it: the reference drawn and checked once per case, not per pair (step 2 of a case's
 first pair scores with nothing cached).
@@ -41,7 +41,7 @@ FIGURES = ("shapeIoU", "dimensionRecall", "semanticMatch", "threadMatch", "drawi
 
 _BASELINE = """
 import sys, time
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 import_freecad()
 import Part
 import json
@@ -62,7 +62,7 @@ print(common / union if union else 0.0, time.process_time() - start)
 
 def _pairs(folder: str) -> list[dict]:
     """(name, case folder or None, reference, candidate) of every benched pair."""
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     fc = import_freecad()
     import Part
@@ -94,8 +94,8 @@ def _pairs(folder: str) -> list[dict]:
 
 
 def _files(case_dir, candidate):
-    from cadbench_wb import cases
-    from cadbench_wb.commands.case import ensure_built
+    from cadbench_wb.case_model import cases
+    from cadbench_wb.case_model.building import ensure_built
 
     if case_dir is None:
         return None, candidate[0], candidate[1]

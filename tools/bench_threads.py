@@ -35,15 +35,16 @@ def _turned_to_x(mesh):
 
 
 def run(out_dir: str) -> dict:
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     import_freecad()
     from cadbench_wb import standard
     from cadbench_wb.app.cases import thread_models
+    from cadbench_wb.app.model import meshing
     from cadbench_wb.app.scoring import score_files
     from cadbench_wb.app.shape import fidelity as shape_fidelity
-    from cadbench_wb.app.shape import meshing
-    from cadbench_wb.metrics import crosscheck, sampling
+    from cadbench_wb.geometry import sampling
+    from cadbench_wb.metrics import crosscheck
 
     os.makedirs(out_dir, exist_ok=True)
     reference, candidate = thread_models.bolt(pitch=1.25), thread_models.bolt(pitch=1.0)

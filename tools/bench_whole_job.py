@@ -82,8 +82,9 @@ def _case_of(folder: str, case_id: str, source: str) -> str:
 
 def _job(case_dir: str, candidate: str, only=None, serial=False, cache=None) -> dict:
     """One whole job in a fresh child: wall and CPU seconds, the result."""
-    from cadbench_wb import cases, runner
-    from cadbench_wb.outcome import Job, Options, case_data_of
+    from cadbench_wb.case_model import cases
+    from cadbench_wb.runtime import runner
+    from cadbench_wb.runtime.outcome import Job, Options, case_data_of
 
     case = cases.load_case(case_dir)
     job = Job(
@@ -160,8 +161,8 @@ def _row(name: str, faces: int, runs: dict) -> dict:
 
 
 def run(out_dir: str) -> dict:
-    from cadbench_wb import cases
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.case_model import cases
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     fc = import_freecad()
     import Part

@@ -19,13 +19,13 @@ DPI = 200
 
 
 def main(out_dir: str) -> None:
-    from cadbench_wb import cases
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.case_model import cases
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     import_freecad()
-    from cadbench_wb.app import loading
     from cadbench_wb.app.drawing import svg as drawing_svg
     from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.app.model import loading
 
     nist = os.path.join(ROOT, "tests", "data", "nist", "nist_ftc_08_asme1_rc.stp")
     case = cases.load_case(os.path.join(ROOT, "cases", "nist_ftc_06"))

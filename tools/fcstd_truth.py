@@ -33,7 +33,7 @@ _DISPLAYS: queue.Queue = queue.Queue()
 
 def _displayed_shapes(doc):
     """(label, type, shape) of what the 3D view of doc shows (runs inside FreeCAD GUI)."""
-    import Part  # noqa: PLC0415
+    import Part
 
     shown = []
     for obj in doc.Objects:
@@ -84,9 +84,9 @@ def _containers_shown(chain) -> bool:
 
 def _macro(path: str, out: str) -> None:
     """Open one document in the GUI, write what it displays, quit (inside FreeCAD)."""
-    import FreeCAD  # noqa: PLC0415
-    import FreeCADGui  # noqa: PLC0415
-    import Part  # noqa: PLC0415
+    import FreeCAD
+    import FreeCADGui
+    import Part
 
     for module in ("Part", "PartDesign", "Sketcher"):
         try:

@@ -123,7 +123,7 @@ def located_page(folder: str) -> str:
     """The report's header and its located section alone, drawn by the report's own code
     (headless Chromium cannot scroll a page to a section before its picture)."""
     sys.path.insert(0, ROOT)
-    from cadbench_wb.campaign import report_page  # noqa: PLC0415
+    from cadbench_wb.campaign import report_page
 
     with open(os.path.join(folder, "results.json"), encoding="utf-8") as handle:
         document = json.load(handle)

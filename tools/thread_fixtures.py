@@ -103,8 +103,8 @@ def _record(name, generator, major, pitch, length, external, hand, finishes, z0=
 
 
 def build_bd(names) -> list[dict]:
-    import build123d as bd  # noqa: PLC0415
-    from bd_warehouse.thread import IsoThread  # noqa: PLC0415
+    import build123d as bd
+    from bd_warehouse.thread import IsoThread
 
     def core_cylinder(radius, z0, height):
         return bd.Solid.make_cylinder(radius, height, bd.Plane.XY.offset(z0))
@@ -148,7 +148,7 @@ def build_bd(names) -> list[dict]:
 
 
 def _build_bd_multi_start(bd, names) -> list[dict]:
-    from bd_warehouse.thread import Thread  # noqa: PLC0415
+    from bd_warehouse.thread import Thread
 
     records = []
     fade = ("fade", "fade")
@@ -196,8 +196,8 @@ def _write_bd(bd, body, pieces, name):
 
 
 def build_cq(names) -> list[dict]:
-    import cadquery as cq  # noqa: PLC0415
-    from cq_warehouse.thread import IsoThread  # noqa: PLC0415
+    import cadquery as cq
+    from cq_warehouse.thread import IsoThread
 
     records = []
     for name, major, pitch, length, external, hand, finishes in CQ_PARTS:
@@ -238,12 +238,12 @@ def extract_nist_blends(folder: str) -> None:
     (Which faces to keep is cadbench's own per-face fit; what they must read as, no
     thread, is NIST's.)"""
     sys.path.insert(0, os.path.dirname(HERE))
-    from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     import_freecad()
-    import Part  # noqa: PLC0415
+    import Part
 
-    from cadbench_wb.app.threads import flanks as thread_flanks  # noqa: PLC0415
+    from cadbench_wb.app.model import thread_flanks
 
     for name in NIST_BLENDS:
         shape = Part.read(os.path.join(folder, name))
@@ -259,7 +259,7 @@ def extract_nist_blends(folder: str) -> None:
 
 
 def versions(generator: str) -> dict:
-    from importlib.metadata import version  # noqa: PLC0415
+    from importlib.metadata import version
 
     names = ("bd_warehouse", "build123d") if generator == "bd" else ("cq_warehouse", "cadquery")
     return {name: version(name) for name in names + ("cadquery-ocp-proxy",)}

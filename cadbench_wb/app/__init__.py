@@ -2,7 +2,7 @@
 """The FreeCAD layer: loading, booleans, alignment, measurement. Imports FreeCAD and Part,
 never FreeCADGui, PySide or pivy."""
 
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 # Whoever imports this layer first (the scoring child, a case's build script, a test) gets
 # FreeCAD with every Mod/<workbench> folder on sys.path, as freecadcmd has it: FreeCAD 1.0's

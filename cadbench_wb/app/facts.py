@@ -15,7 +15,7 @@ import functools
 import time
 
 from cadbench_wb import standard
-from cadbench_wb.app import mesh_candidate
+from cadbench_wb.app.mesh_rebuild import mesh_candidate
 
 
 @dataclasses.dataclass
@@ -92,7 +92,7 @@ class Facts:
         return self._fine_mesh(self.aligned)
 
     def _fine_mesh(self, shape) -> tuple:
-        from cadbench_wb.app.shape import meshing  # noqa: PLC0415
+        from cadbench_wb.app.model import meshing  # noqa: PLC0415
 
         diagonal = max(
             self.reference.shape.BoundBox.DiagonalLength, self.aligned.BoundBox.DiagonalLength

@@ -2,7 +2,7 @@
 """The meshes the field's figures are computed on (metrics/field_figures.py), and the
 figures of one scoring."""
 
-from cadbench_wb.app.shape import meshing
+from cadbench_wb.app.model import meshing
 from cadbench_wb.metrics import field_figures
 
 # Chamfer points lie on the surface: a tessellation whose chords stay within 1e-3 of the

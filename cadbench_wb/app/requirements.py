@@ -11,7 +11,7 @@ metric's reference-only hook.
 
 import dataclasses
 
-from cadbench_wb.app import mesh_candidate
+from cadbench_wb.app.mesh_rebuild import mesh_candidate
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,15 +12,16 @@ import time
 
 import numpy as np
 
-from cadbench_wb import fingerprint, freecad_env
-from cadbench_wb import result as results
 from cadbench_wb.app import facts as facts_mod
-from cadbench_wb.app import field_meshes, loading, reference_facts, requirements
+from cadbench_wb.app import field_meshes, requirements
+from cadbench_wb.app.model import loading, reference_facts, thread_flanks
 from cadbench_wb.app.shape import alignment as alignment_mod
 from cadbench_wb.app.shape import fidelity as shape_fidelity
-from cadbench_wb.app.threads import recognition as threads
 from cadbench_wb.errors import CadbenchError, DeliveryFailure
 from cadbench_wb.metrics import registry, verdicts
+from cadbench_wb.results import fingerprint
+from cadbench_wb.results import result as results
+from cadbench_wb.runtime import freecad_env
 
 # The scoring context every metric's measure reads (app/facts.py).
 Context = facts_mod.Facts
@@ -132,7 +133,7 @@ def _scored(
     told_aligned(align.best.rotation, align.best.translation)
     aligned = shape_fidelity.placed(cand.shape, align.best.rotation, align.best.translation)
     # A rigid motion keeps a thread: the shape stage reads it off the candidate's answer.
-    threads.same_thread_as(aligned, cand.shape)
+    thread_flanks.same_thread_as(aligned, cand.shape)
     timing["alignment"] = time.perf_counter() - t0
     context = Context(ref, cand, aligned, align, options, case, result, timing, ahead)
     for work in ahead.values():
@@ -168,7 +169,7 @@ def _run_stage(context, metric: registry.Metric, stage, measure) -> None:
         _measured(context, metric, stage, measure)
     except (CadbenchError, MemoryError):
         raise
-    except Exception as exc:  # noqa: BLE001 - whose failure it is, the control decides
+    except Exception as exc:  # whose failure it is, the control decides
         best = context.alignment.best
         pose = (*best.rotation.ravel(), *best.translation.ravel())
         # As text: the result's rounding to 6 digits would make the rotation one that
@@ -275,7 +276,7 @@ def _candidate_model(candidate: str, reference, options: dict):
             return dataclasses.replace(loading.load_model(path, "candidate"), path=candidate)
     except MemoryError:
         raise
-    except Exception:  # noqa: BLE001 - no STEP of it (a mesh): the moved shape itself
+    except Exception:  # no STEP of it (a mesh): the moved shape itself
         return dataclasses.replace(reference, shape=moved, path=candidate)
 
 

@@ -18,13 +18,14 @@ import sqlite3
 import sys
 import time
 
-from cadbench_wb import cases as cases_mod
-from cadbench_wb import memory_use, outcome, standard
-from cadbench_wb import result as results
+from cadbench_wb import standard
 from cadbench_wb.campaign import field, figures, layout, manifest, pool, store
+from cadbench_wb.case_model import cases as cases_mod
 from cadbench_wb.code import jobs as code_jobs
 from cadbench_wb.errors import CampaignBusy, OutputUnwritable, UsageError
-from cadbench_wb.fingerprint import drawing_fingerprint, metric_fingerprint
+from cadbench_wb.results import result as results
+from cadbench_wb.results.fingerprint import drawing_fingerprint, metric_fingerprint
+from cadbench_wb.runtime import memory_use, outcome
 
 SCHEMA = "cadbench.campaign/1"
 STORE_FILE = "campaign.sqlite"
@@ -313,7 +314,7 @@ def campaign_lock(out_dir: str):
     import fcntl  # noqa: PLC0415
 
     path = os.path.join(out_dir, LOCK_FILE)
-    handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the whole run
+    handle = open(path, "a+", encoding="utf-8")  # held for the whole run
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -10,9 +10,9 @@ the cases only one of them has are named.
 import json
 import os
 
-from cadbench_wb import result as results
 from cadbench_wb.campaign import figures
 from cadbench_wb.errors import UsageError
+from cadbench_wb.results import result as results
 
 
 class FingerprintMismatch(UsageError):

@@ -17,9 +17,9 @@ import tempfile
 import threading
 import time
 
-from cadbench_wb import outcome
 from cadbench_wb.campaign import pool, store
 from cadbench_wb.errors import FreeCADUnavailable, UsageError
+from cadbench_wb.runtime import outcome
 
 # Case files that are candidates of earlier rounds, not part of what scoring reads.
 SKIPPED_CASE_FOLDERS = ("candidates",)
@@ -195,7 +195,7 @@ def run_on_cluster(address: str, jobs: list, timeout: float, memory_mb: int, on_
                         f"on a Dask worker ({exc}): every worker needs FreeCAD and cadbench "
                         "installed"
                     ) from None
-                except Exception as exc:  # noqa: BLE001 - what the cluster lost is not the candidate's
+                except Exception as exc:  # what the cluster lost is not the candidate's
                     outcome = pool.not_checked(
                         "worker_lost",
                         f"the cluster lost the task: {type(exc).__name__}: {exc}",
@@ -205,7 +205,7 @@ def run_on_cluster(address: str, jobs: list, timeout: float, memory_mb: int, on_
                 if outcome["status"] == pool.LOST and job.attempts <= pool.RETRIES:
                     try:
                         submit(job)
-                    except Exception as exc:  # noqa: BLE001 - the scheduler is going away
+                    except Exception as exc:  # the scheduler is going away
                         on_done(job, pool.not_checked("worker_lost", str(exc), pool.LOST))
                 else:
                     on_done(job, outcome)
@@ -221,7 +221,7 @@ def _finished(futures: list) -> list:
 
     try:
         return list(wait(futures, timeout=POLL_S, return_when="FIRST_COMPLETED").done)
-    except Exception:  # noqa: BLE001 - a timeout, or a scheduler gone: polled again
+    except Exception:  # a timeout, or a scheduler gone: polled again
         return []
 
 
@@ -230,7 +230,7 @@ def _workers(client) -> int | None:
     scheduler's own timer decides)."""
     try:
         return len(client.scheduler_info().get("workers", {}))
-    except Exception:  # noqa: BLE001 - a scheduler going away answers nothing
+    except Exception:  # a scheduler going away answers nothing
         return None
 
 

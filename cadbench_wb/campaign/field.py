@@ -5,8 +5,8 @@ metrics/field_figures.py). Never used in a verdict or a pass rate."""
 
 import statistics
 
-from cadbench_wb import result as results
 from cadbench_wb.metrics.field_figures import PROTOCOLS
+from cadbench_wb.results import result as results
 
 INVALID_PROTOCOL = (
     "share of a system's checked scorings with no valid non-empty solid (delivered: false: "

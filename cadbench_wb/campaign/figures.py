@@ -14,10 +14,10 @@ Metrics are whatever the results carry: a metric added to the scorer appears her
 import collections
 import statistics
 
-from cadbench_wb import result as results
 from cadbench_wb.campaign.manifest import group_of
 from cadbench_wb.metrics import registry, result_rows
 from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, NOT_CHECKED, NOT_RUN, PASS
+from cadbench_wb.results import result as results
 
 # Per-case ceilings and floors reported beside the metrics (seed 000's internal names).
 CASE_FIGURES = registry.CASE_FIGURES

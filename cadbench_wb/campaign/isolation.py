@@ -24,8 +24,8 @@ import subprocess
 import time
 import zipfile
 
-from cadbench_wb import cases as cases_mod
 from cadbench_wb.campaign.store import file_sha256
+from cadbench_wb.case_model import cases as cases_mod
 from cadbench_wb.errors import CadbenchError, UsageError
 
 SCHEMA = "cadbench.isolation-proof/1"

@@ -51,9 +51,9 @@ class Layout:
 
 
 def shown(name: str) -> str:
-    """A file or folder name as reports carry it: the name itself when it is UTF-8, else
+    r"""A file or folder name as reports carry it: the name itself when it is UTF-8, else
     its bytes with the undecodable ones written as backslash escapes (the byte 0xff as the
-    four characters \\xff), so that a name the file system allows never stops a campaign
+    four characters \xff), so that a name the file system allows never stops a campaign
     from writing its JSON. (Two names differing only so would be shown alike.)"""
     try:
         name.encode("utf-8")

@@ -22,8 +22,9 @@ import tempfile
 import time
 import weakref
 
-from cadbench_wb import memory_use, outcome, runner, standard
+from cadbench_wb import standard
 from cadbench_wb.errors import FreeCADUnavailable, WorkerLost
+from cadbench_wb.runtime import memory_use, outcome, runner
 
 # Seed 004: a case whose scorer was lost is retried up to three times, then NOT CHECKED.
 RETRIES = 3

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Campaign progress: a bar with counts, rate and ETA on a terminal, plain lines otherwise
-(a log file or CI output gets one readable line every few seconds, not a wall of \\r)."""
+r"""Campaign progress: a bar with counts, rate and ETA on a terminal, plain lines otherwise
+(a log file or CI output gets one readable line every few seconds, not a wall of \r)."""
 
 import sys
 import time

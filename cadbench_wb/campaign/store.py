@@ -18,8 +18,8 @@ import os
 import sqlite3
 import time
 
-from cadbench_wb import result as results
 from cadbench_wb.inputs.formats import FORMATS
+from cadbench_wb.results import result as results
 
 SCHEMA_VERSION = 1
 CASE_TOKEN = "{case}"

@@ -5,7 +5,7 @@
 stdin and answers one JSON line per job on the message channel (the stdout it was started
 with). FreeCAD and OpenCASCADE print to the C-level stdout, so that descriptor is moved to
 the log before anything is imported and messages go through a private duplicate of it.
-Each job runs through cadbench_wb.worker.run, which writes the stage name before every
+Each job runs through cadbench_wb.runtime.worker.run, which writes the stage name before every
 step: when this process dies, the parent reads the stage and knows whose fault it was.
 """
 
@@ -34,7 +34,7 @@ def _preload() -> None:
     """FreeCAD and the metric stages, imported once for every job this worker will score.
     A stage that cannot load fails here, loudly, before the first job (never a metric
     quietly missing from the verdicts)."""
-    from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
+    from cadbench_wb.runtime.freecad_env import import_freecad  # noqa: PLC0415
 
     import_freecad()
     from cadbench_wb.app import scoring  # noqa: PLC0415
@@ -69,10 +69,10 @@ def main(argv: list[str]) -> int:
 
     try:
         _preload()
-    except Exception as exc:  # noqa: BLE001 - the parent reports it as one line
+    except Exception as exc:  # the parent reports it as one line
         send({"fatal": f"{type(exc).__name__}: {exc}"})
         return 1
-    from cadbench_wb import worker  # noqa: PLC0415
+    from cadbench_wb.runtime import worker  # noqa: PLC0415
 
     send({"ready": os.getpid()})
     for line in sys.stdin:

@@ -210,7 +210,7 @@ def _kept(keep_dir: str, key: str) -> Executed | None:
     model_path = None
     if record.get("status") == "ok":
         model_path = stem + MODEL_EXTENSIONS[record["modelFormat"]]
-        from cadbench_wb.result import file_digest  # noqa: PLC0415
+        from cadbench_wb.results.result import file_digest  # noqa: PLC0415
 
         if file_digest(model_path) != record.get("modelSha256"):
             return None  # the kept model was changed or lost: execute again

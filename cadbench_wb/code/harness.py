@@ -77,7 +77,7 @@ def executed(dialect: str, script: str) -> tuple[str, bytes]:
 
     namespace = {"__name__": "__main__", "__file__": "submission.py", "show_object": show_object}
     try:
-        exec(code, namespace)  # noqa: S102 - this process is the sandbox
+        exec(code, namespace)  # this process is the sandbox
     except SystemExit as exc:
         if exc.code not in (None, 0):
             raise Refused(
@@ -87,7 +87,7 @@ def executed(dialect: str, script: str) -> tuple[str, bytes]:
         raise Refused(
             "code_memory", "MemoryError: the script ran out of its memory limit"
         ) from None
-    except BaseException as exc:  # noqa: BLE001 - every failure of the script is named
+    except BaseException as exc:  # every failure of the script is named
         raise _runtime_error(exc) from None
     objects = shown or [namespace[n] for n in RESULT_VARIABLES if namespace.get(n) is not None][:1]
     try:
@@ -102,7 +102,7 @@ def executed(dialect: str, script: str) -> tuple[str, bytes]:
         raise Refused("code_memory", "MemoryError while exporting the result") from None
     except Refused:
         raise
-    except Exception as exc:  # noqa: BLE001 - an object the exporter cannot take
+    except Exception as exc:  # an object the exporter cannot take
         last = traceback.format_exception_only(type(exc), exc)[-1].strip()
         raise Refused("code_runtime_error", f"exporting the result: {last}") from None
 

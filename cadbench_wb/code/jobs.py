@@ -3,13 +3,16 @@
 candidate is a script turned into one whose candidate is the model the script made (or the
 script's named failure), executed in the sandbox before any scoring child starts."""
 
+import atexit
 import dataclasses
 import hashlib
 import json
+import shutil
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 from cadbench_wb.code import dialects, execution, sandbox
-from cadbench_wb.errors import DeliveryFailure
+from cadbench_wb.errors import DeliveryFailure, UsageError
 
 
 def add_arguments(parser) -> None:
@@ -57,8 +60,6 @@ def settings_of(args) -> dict:
 
 
 def limits_of(settings: dict) -> sandbox.CodeLimits:
-    from cadbench_wb.errors import UsageError  # noqa: PLC0415
-
     limits = sandbox.CodeLimits()
     changes = {k: settings[k] for k in ("timeout", "memory_mb") if settings.get(k)}
     if changes.get("timeout", 1) <= 0 or changes.get("memory_mb", 256) < 256:
@@ -93,7 +94,7 @@ def prepared(job, settings: dict, keep_dir: str | None = None):
             keep_dir=keep_dir,
         )
     except DeliveryFailure as failure:
-        from cadbench_wb.result import file_digest  # noqa: PLC0415
+        from cadbench_wb.results.result import file_digest  # noqa: PLC0415
 
         code = {
             "status": failure.reason,
@@ -113,9 +114,6 @@ def for_command(job, args):
     temporary folder that lives as long as the command."""
     if not dialects.is_code(job.candidate):
         return job
-    import atexit  # noqa: PLC0415
-    import shutil  # noqa: PLC0415
-    import tempfile  # noqa: PLC0415
 
     folder = tempfile.mkdtemp(prefix="cadbench-executed-")
     atexit.register(shutil.rmtree, folder, True)

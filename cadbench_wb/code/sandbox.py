@@ -193,7 +193,7 @@ def run(
             placed = {f"{INSIDE}/{name}": data for name, data in files.items()}
             placed.update(_identity_files())
             for where, data in placed.items():
-                handle = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
+                handle = tempfile.TemporaryFile()  # closed below
                 handle.write(data)
                 handle.seek(0)
                 handles.append(handle)

@@ -2,7 +2,6 @@
 """cadbench case: list, check, build and verify reference cases (cases/<id>/case.yaml)."""
 
 import os
-import subprocess
 import sys
 
 HELP = "list, check, build and verify the reference cases"
@@ -48,7 +47,7 @@ def add_arguments(parser) -> None:
 
 
 def _chosen(args) -> list:
-    from cadbench_wb import cases  # noqa: PLC0415
+    from cadbench_wb.case_model import cases  # noqa: PLC0415
 
     root = args.root or default_root()
     if getattr(args, "case", None):
@@ -81,7 +80,7 @@ def _new(args) -> int:
     path = auto.write_case(
         args.reference, args.out, args.id or stem, args.title or f"{stem} (automatic targets)"
     )
-    from cadbench_wb import cases  # noqa: PLC0415
+    from cadbench_wb.case_model import cases  # noqa: PLC0415
 
     case = cases.load_case(path)
     auto_data = case.raw.get("auto", {})
@@ -118,7 +117,7 @@ _DECLARED = ("default", "extended", "none")
 
 
 def _check(args) -> int:
-    from cadbench_wb import cases  # noqa: PLC0415
+    from cadbench_wb.case_model import cases  # noqa: PLC0415
 
     for path in args.case:
         case = cases.load_case(path)
@@ -159,31 +158,6 @@ def _verify(args) -> int:
         print(f"{failed} case(s) failed verification", file=sys.stderr)
         return 1
     return 0
-
-
-def ensure_built(case) -> None:
-    """Build a case's absent generated files in a child process, so the calling process
-    (the scoring parent) never imports FreeCAD."""
-    if not case.build_script or not case.missing_files():
-        return
-    from cadbench_wb import runner  # noqa: PLC0415
-    from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
-
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
-    # runner's interpreter, not sys.executable: under freecadcmd that is freecadcmd itself.
-    process = subprocess.run(
-        [runner.python_for_children(), "-m", "cadbench_wb", "case", "build", case.path],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    if process.returncode != 0:
-        lines = (process.stderr or process.stdout).strip().splitlines()
-        raise CadbenchError(
-            f"{case.id}: building the case failed: {lines[-1] if lines else 'no output'}",
-            "case_build_failed",
-        )
 
 
 def _print_table(rows) -> None:

@@ -13,9 +13,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from cadbench_wb import console  # noqa: PLC0415
-    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.campaign import comparison  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
+    from cadbench_wb.runtime import console  # noqa: PLC0415
 
     result = comparison.compared(comparison.load(args.results_a), comparison.load(args.results_b))
     if args.json:

@@ -36,7 +36,7 @@ def add_arguments(parser) -> None:
 
 
 def _jobs(cases, only):
-    from cadbench_wb.outcome import Job, Options, case_data_of  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Job, Options, case_data_of  # noqa: PLC0415
 
     options = Options(only=tuple(only) if only else None)
     jobs = []
@@ -52,8 +52,8 @@ def _jobs(cases, only):
 
 def _score(job, timeout):
     """(result, None) or (None, the named failure's one line): runner.run_job's outcome."""
-    from cadbench_wb import runner  # noqa: PLC0415
-    from cadbench_wb.outcome import Limits  # noqa: PLC0415
+    from cadbench_wb.runtime import runner  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Limits  # noqa: PLC0415
 
     outcome = runner.run_job(job, Limits.of(timeout))
     if outcome.error is not None:
@@ -70,9 +70,9 @@ def run(args) -> int:
     import concurrent.futures  # noqa: PLC0415
     import json  # noqa: PLC0415
 
-    from cadbench_wb import cases as cases_mod  # noqa: PLC0415
-    from cadbench_wb import result as results  # noqa: PLC0415
-    from cadbench_wb.commands.case import ensure_built  # noqa: PLC0415
+    from cadbench_wb.case_model import cases as cases_mod  # noqa: PLC0415
+    from cadbench_wb.case_model.building import ensure_built  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
 
     only = [m.strip() for m in args.only.split(",")] if args.only else None
     if only:
@@ -84,7 +84,7 @@ def run(args) -> int:
         ensure_built(case)
     jobs = _jobs(cases, only)
     workers = args.workers or max(1, os.cpu_count() or 1)
-    from cadbench_wb import runner  # noqa: PLC0415
+    from cadbench_wb.runtime import runner  # noqa: PLC0415
 
     # The scoring children take their environment from this process's.
     os.environ.update(runner.stages_serial_when_saturated(dict(os.environ), workers))

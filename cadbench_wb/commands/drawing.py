@@ -33,93 +33,6 @@ def add_arguments(parser) -> None:
     parser.add_argument("--memory-mb", type=int, default=None, help="memory limit (default 8192)")
 
 
-def posed(shape, result_path: str):
-    """shape moved by the alignment a score result reports (shape.alignment rotation and
-    translation: x -> R x + t), as the drawing stage draws the aligned candidate."""
-    import json  # noqa: PLC0415
-
-    import numpy as np  # noqa: PLC0415
-
-    from cadbench_wb.app.shape import fidelity as shape_fidelity  # noqa: PLC0415
-    from cadbench_wb.errors import UsageError  # noqa: PLC0415
-    from cadbench_wb.inputs.checks import FileProblem, open_regular  # noqa: PLC0415
-
-    try:
-        with open_regular(result_path) as handle:  # a FIFO is refused, never opened
-            alignment = (json.load(handle).get("shape") or {}).get("alignment") or {}
-        rotation = np.array(alignment["rotation"], float).reshape(3, 3)
-        translation = np.array(alignment["translation"], float).reshape(3)
-    except (
-        FileProblem,
-        OSError,
-        ValueError,
-        KeyError,
-        TypeError,
-        AttributeError,
-        RecursionError,
-    ) as exc:
-        raise UsageError(
-            f"--pose {result_path}: not a score result with a shape alignment ({exc})"
-        ) from None
-    # A rotation as printed (to any number of digits) is orthonormal to those digits only:
-    # placed() takes the nearest rotation; what is no rotation at all is refused.
-    gram = rotation.T @ rotation
-    if not (np.isfinite(gram).all() and np.allclose(gram, np.eye(3), atol=1e-6)):
-        raise UsageError(f"--pose {result_path}: the alignment's rotation is not a rotation")
-    if not np.isfinite(translation).all() or np.linalg.det(rotation) < 0:
-        raise UsageError(f"--pose {result_path}: the alignment is not a rigid motion")
-    return shape_fidelity.placed(shape, rotation, translation)
-
-
-def report_of(args, stage=lambda name, file=None: None) -> dict:
-    """Draw, read back, and (with a case) match the targets: the command's JSON. Runs in
-    the child (worker.py "drawing" job); stage(name) marks each step for outcome.py."""
-    from cadbench_wb import __version__, fingerprint  # noqa: PLC0415
-    from cadbench_wb import result as results  # noqa: PLC0415
-    from cadbench_wb.app import loading, mesh_solid  # noqa: PLC0415
-    from cadbench_wb.app.drawing import techdraw as drawing  # noqa: PLC0415
-    from cadbench_wb.drafting import readback as drawing_readback  # noqa: PLC0415
-    from cadbench_wb.errors import DeliveryFailure, UsageError  # noqa: PLC0415
-    from cadbench_wb.inputs.checks import printable  # noqa: PLC0415
-
-    case = None
-    if args.case:
-        from cadbench_wb import cases  # noqa: PLC0415
-
-        case = cases.load_case(args.case)
-    if not os.path.exists(args.model):
-        raise UsageError(f"model {args.model}: no such file")
-    try:
-        model = loading.load_model(args.model, "candidate")
-    except DeliveryFailure as failure:
-        raise UsageError(failure.detail, failure.reason) from None
-    # FreeCAD takes text as UTF-8: a name that is not UTF-8 is titled in its escaped form.
-    title = printable(os.path.splitext(os.path.basename(args.model))[0])
-    pose = getattr(args, "pose", None)
-    # TechDraw draws a Part shape: a mesh's is its polyhedron (made here, on first need).
-    solid = mesh_solid.part_shape(model.shape)
-    shape = posed(solid, pose) if pose else solid
-    stage("drawing", args.model)
-    made = drawing.make_drawing(shape, args.out, case=case, projection=args.projection, title=title)
-    read = drawing_readback.read_back(args.out, made)
-    report = {
-        "schema": "cadbench.drawing/1",
-        "cadbenchVersion": __version__,
-        "model": {"path": args.model, "sha256": results.file_digest(args.model)},
-        "pose": f"aligned as in {os.path.basename(pose)}" if pose else "as delivered",
-        "drawingFingerprint": fingerprint.drawing_fingerprint({"projection": args.projection}),
-        "drawing": made,
-        "displayed": read["displayed"],
-        "crossCheck": read["crossCheck"],
-        "overlappingLabels": read["overlappingLabels"],
-        "case": None,
-    }
-    if case is not None:
-        match = drawing_readback.target_match(case.dimensions, read["displayed"])
-        report["case"] = {"id": case.id, **match}
-    return results.rounded(report)
-
-
 def summary_lines(report: dict) -> list:
     made = report["drawing"]
     lines = [
@@ -152,7 +65,7 @@ def summary_lines(report: dict) -> list:
 def drawing_job(args):
     """The outcome.Job that draws the model in a child (the operator's paths made absolute)."""
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
-    from cadbench_wb.outcome import Job  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Job  # noqa: PLC0415
 
     if not os.path.exists(args.model):
         raise UsageError(f"model {args.model}: no such file")
@@ -169,10 +82,10 @@ def run(args) -> int:
     """Draw in a child under the scoring limits, like `score`: a model that crashes,
     hangs or exhausts the kernel ends the child, and the command names the reason (exit 2
     for the model's own failures, errors.py's status for the rest)."""
-    from cadbench_wb import console, runner  # noqa: PLC0415
-    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.errors import DeliveryFailure, UsageError  # noqa: PLC0415
-    from cadbench_wb.outcome import Limits  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
+    from cadbench_wb.runtime import console, runner  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Limits  # noqa: PLC0415
 
     limits = Limits.of(getattr(args, "timeout", None), getattr(args, "memory_mb", None))
     outcome = runner.run_job(drawing_job(args), limits)

@@ -30,10 +30,10 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     import os  # noqa: PLC0415
 
-    from cadbench_wb import console  # noqa: PLC0415
-    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.drafting.score import score_drawings, timed_out  # noqa: PLC0415
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
+    from cadbench_wb.runtime import console  # noqa: PLC0415
 
     for option, path in (("--diagnostic", args.diagnostic), ("--json", args.json)):
         if path and path != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
@@ -41,7 +41,7 @@ def run(args) -> int:
     prohibited = None
     if args.prohibit is not None:
         prohibited = [name.strip() for name in args.prohibit.split(",") if name.strip()]
-    from cadbench_wb.time_limit import TimeLimitReached, wall_clock  # noqa: PLC0415
+    from cadbench_wb.runtime.time_limit import TimeLimitReached, wall_clock  # noqa: PLC0415
 
     try:
         with wall_clock(args.timeout):

@@ -53,11 +53,11 @@ def scale_factor(text: str) -> float:
 
 
 def run(args) -> int:
-    from cadbench_wb import console  # noqa: PLC0415
-    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.drafting.checks import check_file, failed_report  # noqa: PLC0415
     from cadbench_wb.drafting.reading import DrawingUnreadable  # noqa: PLC0415
-    from cadbench_wb.time_limit import TimeLimitReached, wall_clock  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
+    from cadbench_wb.runtime import console  # noqa: PLC0415
+    from cadbench_wb.runtime.time_limit import TimeLimitReached, wall_clock  # noqa: PLC0415
 
     scale = scale_factor(args.scale)
     try:

@@ -11,7 +11,9 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     import json  # noqa: PLC0415
 
-    from cadbench_wb import __version__, fingerprint, freecad_env  # noqa: PLC0415
+    from cadbench_wb import __version__  # noqa: PLC0415
+    from cadbench_wb.results import fingerprint  # noqa: PLC0415
+    from cadbench_wb.runtime import freecad_env  # noqa: PLC0415
 
     freecad = freecad_env.import_freecad()
     info = {

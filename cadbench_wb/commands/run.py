@@ -82,7 +82,7 @@ def run(args) -> int:
         raise UsageError("--workers must be 0 (one per core) or more")
     cases_dir = args.cases
     if args.references:
-        from cadbench_wb import auto_cases  # noqa: PLC0415
+        from cadbench_wb.case_model import auto_cases  # noqa: PLC0415
 
         cases_dir = os.path.join(args.out, "auto-cases")
         for line in auto_cases.campaign_cases(

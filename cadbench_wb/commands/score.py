@@ -62,8 +62,8 @@ def add_arguments(parser) -> None:
 def options_of(args, with_files: bool = False):
     """The outcome.Options that --only, --no-align and --spectrum ask for (and, with files,
     --export-diff and --drawing-dir): built once, shared with run."""
-    from cadbench_wb import result as results  # noqa: PLC0415
-    from cadbench_wb.outcome import Options  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Options  # noqa: PLC0415
 
     only = None
     if args.only:
@@ -96,16 +96,16 @@ def checked_reference(path: str) -> None:
 
 def job_from(args):
     """The outcome.Job of the command line (the case's reference built when absent)."""
-    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.errors import UsageError  # noqa: PLC0415
-    from cadbench_wb.outcome import Job, case_data_of  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Job, case_data_of  # noqa: PLC0415
 
     options = options_of(args, with_files=True)
     if args.case:
         if args.reference:
             raise UsageError("give either REFERENCE or --case, not both")
-        from cadbench_wb import cases  # noqa: PLC0415
-        from cadbench_wb.commands.case import ensure_built  # noqa: PLC0415
+        from cadbench_wb.case_model import cases  # noqa: PLC0415
+        from cadbench_wb.case_model.building import ensure_built  # noqa: PLC0415
 
         case = cases.load_case(args.case)
         ensure_built(case)  # a generated reference is built when absent, never rewritten
@@ -134,9 +134,9 @@ def auto_job(args, options):
     no case and args.auto_targets says why."""
     import dataclasses  # noqa: PLC0415
 
-    from cadbench_wb import auto_cases, cases  # noqa: PLC0415
-    from cadbench_wb import result as results  # noqa: PLC0415
-    from cadbench_wb.outcome import Job, case_data_of  # noqa: PLC0415
+    from cadbench_wb.case_model import auto_cases, cases  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Job, case_data_of  # noqa: PLC0415
 
     digest = results.file_digest(args.reference)
     info = auto_cases.auto_case(args.reference, digest, args.timeout, args.memory_mb)
@@ -153,14 +153,15 @@ def auto_job(args, options):
 
 
 def run(args) -> int:
-    from cadbench_wb import console, report, runner  # noqa: PLC0415
-    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.code import jobs as code_jobs  # noqa: PLC0415
-    from cadbench_wb.outcome import Limits  # noqa: PLC0415
+    from cadbench_wb.results import report  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
+    from cadbench_wb.runtime import console, runner  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import Limits  # noqa: PLC0415
 
     job = code_jobs.for_command(job_from(args), args)  # a script: run in the sandbox first
     if args.in_process:
-        from cadbench_wb import worker  # noqa: PLC0415
+        from cadbench_wb.runtime import worker  # noqa: PLC0415
 
         limits = Limits.of(args.timeout, args.memory_mb)
         ending = worker.in_process(job, limits)

@@ -108,7 +108,7 @@ def _texts(doc, layout) -> list[tuple[str, str, tuple | None]]:
                 for placed in entity.multi_insert() if entity.mcount > 1 else (entity,):
                     try:
                         walk(list(placed.virtual_entities()), depth + 1)
-                    except Exception:  # noqa: BLE001 - a block that cannot be placed shows nothing
+                    except Exception:  # a block that cannot be placed shows nothing
                         continue
             elif kind in _TEXT_TYPES:
                 shown = _shown_text(entity)

@@ -390,7 +390,7 @@ def _level_two(doc, layouts, model, scale: float = 1.0) -> tuple[dict, list[dict
                 printed = printed_dimension(
                     dim, shared.get(dim.dxf.get("geometry", ""), 1), scale=scale
                 )
-            except Exception as exc:  # noqa: BLE001 - one broken entity, not a broken report
+            except Exception as exc:  # one broken entity, not a broken report
                 printed = unreadable_dimension(dim, exc)
             entry = printed.as_dict()
             entry["layout"] = "Model" if layout.is_modelspace else layout.name
@@ -402,7 +402,7 @@ def _level_two(doc, layouts, model, scale: float = 1.0) -> tuple[dict, list[dict
                 anchor = anchors[key]
                 try:
                     off = None if anchor.empty else _off_geometry(dim, anchor)
-                except Exception:  # noqa: BLE001 - malformed definition points: not checked
+                except Exception:  # malformed definition points: not checked
                     off = None
                 entry["on_geometry"] = None if off is None else not off
                 if off:

@@ -176,7 +176,7 @@ def _collect(doc, layout) -> _Collected:
         elif kind in _ARC_TYPES or kind in _PATH_TYPES:
             try:
                 curve = ezpath.make_path(entity)
-            except Exception:  # noqa: BLE001 - polyface meshes and broken splines: no curve
+            except Exception:  # polyface meshes and broken splines: no curve
                 counts["ignored"] += 1
                 return
             found.paths.append((curve, matrix))
@@ -232,7 +232,7 @@ def _add_text(found: _Collected, entity, matrix, source: int, layer: str) -> Non
             dy = 0.0 if halign == 4 else {0: 0.5, 1: 0.5, 3: -0.5}.get(valign, 0.0)
             shift = (dx, dy)
         angle = math.radians(float(entity.dxf.get("rotation", 0.0) or 0.0))
-    except Exception:  # noqa: BLE001 - a malformed text shows nothing to classify
+    except Exception:  # a malformed text shows nothing to classify
         return
     if not content:
         return
@@ -328,7 +328,7 @@ def _polylines(found: _Collected, sagitta: float) -> tuple:
             vertices = np.array(
                 [(v.x, v.y) for v in curve.flattening(sagitta)], dtype=float
             ).reshape(-1, 2)
-        except Exception:  # noqa: BLE001 - a degenerate spline flattens to nothing
+        except Exception:  # a degenerate spline flattens to nothing
             continue
         if len(vertices) >= 2:
             polylines.append(_apply(vertices, matrix))

@@ -428,24 +428,6 @@ def _vertex_at(view: ViewGeometry, axis: int, value: float):
     return min(matches) if matches else None
 
 
-def candidates_of(views: list) -> list:
-    """Every dimension the views offer, in a deterministic order."""
-    from cadbench_wb.drafting.circles import (  # noqa: PLC0415 - it builds on this module
-        bolt_circle_candidates,
-        radial_candidates,
-        shaft_candidates,
-    )
-
-    found = []
-    for view in views:
-        found += radial_candidates(view)
-        found += bolt_circle_candidates(view)
-        found += shaft_candidates(view)
-        found += linear_candidates(view)
-        found += inclined_candidates(view)
-    return found
-
-
 def chosen_dimensions(candidates: list, targets=None) -> list:
     """The dimensions to draw, most important first, each measured thing once.
 

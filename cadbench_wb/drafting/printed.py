@@ -238,7 +238,7 @@ def _family_and_raw_measurement(dim) -> tuple[str, float | None]:
         if dimtype in (0, 1, 3, 4):
             return family, float(dim.get_measurement())
         return family, None
-    except Exception:  # noqa: BLE001 - a malformed entity measures nothing, it is reported
+    except Exception:  # a malformed entity measures nothing, it is reported
         return _FAMILY_OF_DIMTYPE.get(getattr(dim, "dimtype", 0), "linear"), None
 
 
@@ -587,7 +587,7 @@ def printed_dimensions(
         block_name = (source if source is not None else dim).dxf.get("geometry", "")
         try:
             entry = printed_dimension(dim, shared.get(block_name, 1), source, scale)
-        except Exception as exc:  # noqa: BLE001 - one broken entity, not a broken report
+        except Exception as exc:  # one broken entity, not a broken report
             entry = unreadable_dimension(source if source is not None else dim, exc)
         entry.layout, entry.insert_path = name, tuple(path)
         found.append(entry)
@@ -617,7 +617,7 @@ def printed_dimensions(
                 for insert in entity.multi_insert():
                     try:
                         walk_placements(list(insert.virtual_entities()), path + [label])
-                    except Exception:  # noqa: BLE001 - an unplaceable block prints nothing
+                    except Exception:  # an unplaceable block prints nothing
                         continue
 
     holds_dimensions = block_holds(doc, DIMENSION_TYPES)

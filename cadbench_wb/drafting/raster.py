@@ -37,7 +37,7 @@ def recorded_strokes(doc):
     frontend = _skipping_frontend()(RenderContext(doc), recorder)
     try:
         frontend.draw_layout(doc.modelspace(), finalize=True)
-    except Exception as exc:  # noqa: BLE001 - any front-end failure is a render failure
+    except Exception as exc:  # any front-end failure is a render failure
         raise RenderFailed(f"{type(exc).__name__}: {exc}") from None
     return recorder.player(), frontend.not_drawn
 
@@ -57,7 +57,7 @@ def _skipping_frontend():
                 super().draw_entity(entity, properties)
             except (RecursionError, MemoryError):
                 raise  # a block that inserts itself, a flood: the drawing, not one entity
-            except Exception as exc:  # noqa: BLE001 - this entity is left out, and named
+            except Exception as exc:  # this entity is left out, and named
                 handle = entity.dxf.get("handle") or "(virtual)"
                 self.not_drawn.append(f"{entity.dxftype()} {handle}: {type(exc).__name__}: {exc}")
 

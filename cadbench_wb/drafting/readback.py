@@ -12,38 +12,12 @@ ties a printed text to the view and the plan it came from. A second, independent
 import os
 
 from cadbench_wb.drafting import layout as drawing_layout
+from cadbench_wb.drafting import sheet_checks as drawing_checks
+from cadbench_wb.drafting.exported_dxf import dxf_document, repaired_text
 
 # Family of a printed text from its sign: what a reader of the sheet sees.
 _FAMILY_OF_HINT = {"diameter": "diameter", "radius": "radius", "angular": "angle"}
 _FAMILY_OF_DXF = {"diameter": "diameter", "radius": "radius", "angular": "angle"}
-
-
-def repaired_text(text: str) -> str:
-    """TechDraw writes UTF-8 into a DXF that declares ANSI_1252, so ezdxf reads '⌀10' as
-    'âŒ€10' and '45°' as '45Â°'. Text that round-trips through cp1252 into valid UTF-8 is
-    such a misreading; genuine cp1252 text ('Ø10' as one byte) does not round-trip."""
-    try:
-        repaired = text.encode("cp1252").decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return text
-    return repaired
-
-
-_LOADED = {}  # the last DXF read: {(path, mtime, size): ezdxf document}
-
-
-def dxf_document(dxf_path: str):
-    """The ezdxf document of a drawing's DXF. The SVG assembly and the read-back both read
-    the file just written: parsing it is the costliest step after hidden-line removal, so
-    the last one is kept while the file is unchanged."""
-    from cadbench_wb.drafting import reading  # noqa: PLC0415
-
-    stat = os.stat(dxf_path)
-    key = (os.path.abspath(dxf_path), stat.st_mtime_ns, stat.st_size)
-    if key not in _LOADED:
-        _LOADED.clear()
-        _LOADED[key] = reading.read_drawing(dxf_path, require_model_space=False)
-    return _LOADED[key]
 
 
 def displayed_dimensions(dxf_path: str) -> list:
@@ -100,7 +74,6 @@ def _text_boxes(doc) -> dict:
 def read_back(out_dir: str, made: dict) -> dict:
     """The drawing's displayed dimensions joined to what was drawn: view, role, target,
     and the cross-check against FormatSpec(getRawValue) (disagreements listed)."""
-    from cadbench_wb.drafting import sheet_checks as drawing_checks  # noqa: PLC0415
     from cadbench_wb.drafting.text import unified_symbols  # noqa: PLC0415
 
     displayed = displayed_dimensions(os.path.join(out_dir, made["files"]["dxf"]))

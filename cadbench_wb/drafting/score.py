@@ -16,7 +16,7 @@ import os
 
 import numpy as np
 
-from cadbench_wb import fingerprint, standard
+from cadbench_wb import standard
 from cadbench_wb.drafting import (
     annotations,
     classify,
@@ -27,6 +27,8 @@ from cadbench_wb.drafting import (
     registration,
 )
 from cadbench_wb.drafting.reading import DrawingUnreadable, file_format, read_drawing
+from cadbench_wb.results import fingerprint
+from cadbench_wb.results.result import file_digest
 
 SCHEMA = "cadbench.drawing-score/1"
 FAILURE_REASONS = (
@@ -76,8 +78,6 @@ def scorer_config_hash(config: dict) -> str:
 
 
 def _file_facts(path: str) -> dict:
-    from cadbench_wb.result import file_digest  # noqa: PLC0415
-
     facts = {"path": path, "sha256": file_digest(path), "format": None}
     if facts["sha256"] is not None:  # a regular file this process may read
         facts["format"] = file_format(path)
@@ -222,7 +222,7 @@ def _interpreted(failure: str, what, *args, **kwargs):
         return what(*args, **kwargs)
     except ScoreFailure:
         raise
-    except Exception as exc:  # noqa: BLE001 - malformed entities raise anything
+    except Exception as exc:  # malformed entities raise anything
         raise ScoreFailure(failure, f"cannot interpret: {type(exc).__name__}: {exc}") from None
 
 

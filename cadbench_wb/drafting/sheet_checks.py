@@ -15,7 +15,7 @@ import numpy as np
 
 from cadbench_wb import standard
 from cadbench_wb.drafting import layout as drawing_layout
-from cadbench_wb.drafting.readback import dxf_document, repaired_text
+from cadbench_wb.drafting.exported_dxf import dxf_document, repaired_text
 
 # Tuned numbers, with their reasons: standard.DRAWING["checks"].
 MIN_TEXT_CLEARANCE = standard.DRAWING["checks"]["min_text_clearance_mm"]
@@ -104,7 +104,7 @@ def _points(entities) -> np.ndarray:
     for entity in entities:
         try:
             vertices = list(path.make_path(entity).flattening(SAMPLE_STEP / 4))
-        except Exception:  # noqa: BLE001 - no outline (text) or a degenerate spline
+        except Exception:  # no outline (text) or a degenerate spline
             continue
         if not vertices:
             continue

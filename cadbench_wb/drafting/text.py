@@ -45,7 +45,7 @@ def repaired_mojibake(text: str) -> str:
 
 
 def unified_symbols(text: str) -> str:
-    """Diameter, degree and plus-minus signs spelt one way; %% codes and \\U+ escapes
+    r"""Diameter, degree and plus-minus signs spelt one way; %% codes and \U+ escapes
     decoded; compatibility forms (non-breaking spaces, full-width digits) folded."""
     text = _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
     text = _TEXT_CODES.sub(lambda m: _TEXT_CODE_CHARS[m.group(1).lower()], text)

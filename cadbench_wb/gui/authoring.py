@@ -5,7 +5,7 @@ a TechDraw page), mark the case anchoring or independent, save case.yaml + the r
 While the author works, the core scores the reference against itself with the draft's
 dimensions (in a child process, restarted after each edit): that gives referenceCoverage,
 randomHitRate and drawingSelfTest live, and names the dimensions the reference cannot
-show. The panel itself measures nothing: picks are measured by app/picking.py.
+show. The panel itself measures nothing: picks are measured by app/cases/picking.py.
 """
 
 import os
@@ -14,7 +14,8 @@ import tempfile
 import FreeCAD
 import FreeCADGui
 
-from cadbench_wb import cases, resources
+from cadbench_wb import resources
+from cadbench_wb.case_model import cases
 from cadbench_wb.gui import authoring_model, detail_rows, job, panel_model, session
 from cadbench_wb.gui.qt import Qt, QtCore, QtGui, QtWidgets, right_dock, translate
 
@@ -212,7 +213,7 @@ class AuthoringPanel(QtWidgets.QWidget):
     # -- dimensions ------------------------------------------------------------------------
     def add_from_selection(self) -> list:
         """Measure each picked sub-element group (one object's picks) as one dimension."""
-        from cadbench_wb.app import picking  # noqa: PLC0415
+        from cadbench_wb.app.cases import picking  # noqa: PLC0415
 
         added, skipped = [], []
         reference = self._reference()
@@ -258,7 +259,7 @@ class AuthoringPanel(QtWidgets.QWidget):
         self._refill()
 
     def import_techdraw(self, page=None) -> int:
-        from cadbench_wb.app import picking  # noqa: PLC0415
+        from cadbench_wb.app.cases import picking  # noqa: PLC0415
 
         page = page or _techdraw_page()
         if page is None:
@@ -311,7 +312,7 @@ class AuthoringPanel(QtWidgets.QWidget):
             return None
         key = (obj.Name, obj.Shape.hashCode())
         if self._spectra_key != key:
-            from cadbench_wb.app import picking  # noqa: PLC0415
+            from cadbench_wb.app.cases import picking  # noqa: PLC0415
 
             try:
                 self._spectra = picking.spectra_of(obj.Shape)
@@ -325,7 +326,7 @@ class AuthoringPanel(QtWidgets.QWidget):
         spectra = self._reference_spectra()
         if spectra is None:
             return
-        from cadbench_wb.app import picking  # noqa: PLC0415
+        from cadbench_wb.app.cases import picking  # noqa: PLC0415
 
         dimensions = [d.as_case_dimension() for d in self.draft.dimensions]
         for d, declared in zip(
@@ -423,7 +424,7 @@ class AuthoringPanel(QtWidgets.QWidget):
             self.live_label.setText(tr("Live figures paused: {}").format(exc))
             return
         reference = draft.reference_source
-        from cadbench_wb.outcome import Job, Options  # noqa: PLC0415
+        from cadbench_wb.runtime.outcome import Job, Options  # noqa: PLC0415
 
         options = Options(only=("dimensions", "drawing"), no_align=True)
         live_job = Job("score", reference, reference, options, self._scratch)

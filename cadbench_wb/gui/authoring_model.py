@@ -15,7 +15,7 @@ import tempfile
 
 import yaml
 
-from cadbench_wb import cases
+from cadbench_wb.case_model import cases
 from cadbench_wb.gui import detail_rows, panel_model
 
 # The declaration of a dimension's spectrum and how the table shows it.

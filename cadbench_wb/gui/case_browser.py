@@ -95,7 +95,7 @@ class CaseBrowser(QtWidgets.QDialog):
         self.set_root(root)
 
     def set_root(self, root: str) -> None:
-        from cadbench_wb import cases  # noqa: PLC0415
+        from cadbench_wb.case_model import cases  # noqa: PLC0415
         from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
 
         previous = self.selected_case() if getattr(self, "root", None) == root else None
@@ -118,7 +118,7 @@ class CaseBrowser(QtWidgets.QDialog):
         folder = QtWidgets.QFileDialog.getExistingDirectory(self, tr("Cases folder"), self.root)
         if not folder:
             return
-        from cadbench_wb import cases  # noqa: PLC0415
+        from cadbench_wb.case_model import cases  # noqa: PLC0415
 
         if os.path.isfile(os.path.join(folder, cases.CASE_FILE)):  # a single case folder
             self.set_root(os.path.dirname(folder))
@@ -188,8 +188,8 @@ class CaseBrowser(QtWidgets.QDialog):
 
     def _build(self, case, score: bool) -> None:
         """Build the case's generated files in a child process, then open it."""
-        from cadbench_wb import runner  # noqa: PLC0415
         from cadbench_wb.gui.qt import QtCore  # noqa: PLC0415
+        from cadbench_wb.runtime import runner  # noqa: PLC0415
 
         current = self.candidate_list.currentItem()
         chosen = current.text() if current is not None else ""

@@ -279,11 +279,14 @@ def refresh_states() -> None:
     for name, instance in _INSTANCES.items():
         try:
             active = bool(instance.IsActive())
-        except Exception:  # noqa: BLE001 - a state check must never break the panel
+        except Exception:  # a state check must never break the panel
             continue
         for action in actions:
             if action.objectName() == name:
                 action.setEnabled(active)
+
+
+panel.STATE_LISTENERS.append(refresh_states)
 
 
 def icon_names() -> list[str]:

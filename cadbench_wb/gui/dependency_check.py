@@ -9,9 +9,9 @@ import sys
 
 import FreeCAD
 
-from cadbench_wb import dependencies
 from cadbench_wb.gui import job
 from cadbench_wb.gui.qt import QtCore, QtWidgets, translate
+from cadbench_wb.runtime import dependencies
 
 _STATE = {"process": None, "report": None, "dialog": None}
 
@@ -34,7 +34,7 @@ def check_once() -> None:
     """Start the check the first time the workbench is activated in this session."""
     if _STATE["process"] is not None or _STATE["report"] is not None:
         return
-    from cadbench_wb import runner  # noqa: PLC0415
+    from cadbench_wb.runtime import runner  # noqa: PLC0415
 
     process = QtCore.QProcess()
     process.setProcessEnvironment(job.qprocess_environment())
@@ -45,7 +45,7 @@ def check_once() -> None:
     except Exception as exc:  # no interpreter at all: the report says so
         _report({"python": None, "missing_required": [], "error": str(exc), "ok": False})
         return
-    process.start(python, ["-m", "cadbench_wb.dependencies", "--json"])
+    process.start(python, ["-m", "cadbench_wb.runtime.dependencies", "--json"])
 
 
 def _finished(process) -> None:

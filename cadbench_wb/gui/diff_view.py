@@ -124,8 +124,8 @@ def _surface_mesh(shape, deflection: float, max_edge: float | None):
     """A mesh of shape at that deflection; with max_edge, with points inside
     its faces too: a deflection mesh puts a cylinder's points on its two rims only, where
     the distance to the reference is 0 whatever the wall does."""
-    from cadbench_wb.app.shape import meshing  # noqa: PLC0415
-    from cadbench_wb.metrics.subdivision import subdivided  # noqa: PLC0415
+    from cadbench_wb.app.model import meshing  # noqa: PLC0415
+    from cadbench_wb.geometry.subdivision import subdivided  # noqa: PLC0415
 
     vertices, triangles = meshing.mesh_of(shape, deflection)
     corners = vertices[triangles]
@@ -173,7 +173,7 @@ def set_visible(obj, visible: bool) -> None:
 
 def alignment_placement(alignment: dict):
     """The placement x -> R x + t of the core's alignment."""
-    from cadbench_wb.app.shape.placement import proper_rotation  # noqa: PLC0415
+    from cadbench_wb.app.model.placement import proper_rotation  # noqa: PLC0415
 
     r, t = proper_rotation(alignment["rotation"]).tolist(), alignment["translation"]
     matrix = FreeCAD.Matrix(

@@ -13,9 +13,9 @@ import os
 import FreeCAD
 import FreeCADGui
 
-from cadbench_wb import runner
 from cadbench_wb.gui import job, panel, session
 from cadbench_wb.gui.qt import QtCore, translate
+from cadbench_wb.runtime import runner
 
 _PROCESS = None
 

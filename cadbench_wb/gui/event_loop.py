@@ -3,7 +3,7 @@
 faces) in Qt's global thread pool and takes the result only when Qt delivers the finished
 signal, which needs a QCoreApplication processing events; plain Python has none.
 
-The one module of this package the FreeCAD layer calls (app/kernel_compat.py), and only
+The one module of this package the FreeCAD layer calls (app/model/kernel_compat.py), and only
 once it has seen a view come back empty: QtCore alone, through FreeCAD's PySide shim, no
 FreeCADGui, no display.
 """

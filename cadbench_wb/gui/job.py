@@ -41,7 +41,7 @@ def stage_text(stage: str) -> str:
     """A stage as a reader names it: "checking the FreeCAD kernel (projection)" for
     "selftest:projection", "Shape fidelity (shapeIoU)" for "shapeIoU"."""
     from cadbench_wb.metrics.registry import LABELS  # noqa: PLC0415
-    from cadbench_wb.outcome import SELFTEST_PREFIX  # noqa: PLC0415
+    from cadbench_wb.runtime.outcome import SELFTEST_PREFIX  # noqa: PLC0415
 
     if stage.startswith(SELFTEST_PREFIX):
         return f"checking the FreeCAD kernel ({stage[len(SELFTEST_PREFIX) :]})"
@@ -61,7 +61,7 @@ class ScoringThread(QtCore.QThread):
     all_done = Signal(object)
 
     def __init__(self, jobs: list, timeout: float | None = None, memory_mb=None):
-        from cadbench_wb.outcome import Job  # noqa: PLC0415
+        from cadbench_wb.runtime.outcome import Job  # noqa: PLC0415
 
         super().__init__()
         self.jobs = [Job.of(job) for job in jobs]  # outcome.Job (a job dict is read once)
@@ -93,9 +93,9 @@ class ScoringThread(QtCore.QThread):
     def _run_one(self, job) -> dict:
         """The panel's view of runner.run_job's outcome ({"result"} or {"error"}), or
         {"cancelled": True} when Cancel killed the child."""
-        from cadbench_wb import runner  # noqa: PLC0415
         from cadbench_wb.errors import WorkerLost  # noqa: PLC0415
-        from cadbench_wb.outcome import Limits  # noqa: PLC0415
+        from cadbench_wb.runtime import runner  # noqa: PLC0415
+        from cadbench_wb.runtime.outcome import Limits  # noqa: PLC0415
 
         try:
             outcome = runner.run_job(
@@ -118,7 +118,7 @@ class ScoringThread(QtCore.QThread):
 
     def stage(self) -> str:
         """The stage the running child reported last ('' between jobs)."""
-        from cadbench_wb.outcome import Stage  # noqa: PLC0415
+        from cadbench_wb.runtime.outcome import Stage  # noqa: PLC0415
 
         path = self._stage_path
         return Stage.read(path).name if path else ""
@@ -171,7 +171,7 @@ def outcome_message(outcome: dict) -> str:
 def qprocess_environment():
     """The runner's environment for cadbench child processes (the package importable), for
     the QProcess children the GUI starts itself (case builds, drawings)."""
-    from cadbench_wb import runner  # noqa: PLC0415
+    from cadbench_wb.runtime import runner  # noqa: PLC0415
 
     environment = QtCore.QProcessEnvironment()
     for key, value in runner.child_environment().items():

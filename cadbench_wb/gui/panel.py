@@ -28,10 +28,14 @@ def tr(text: str) -> str:
     return translate("CadBench", text)
 
 
-def _refresh_commands() -> None:
-    from cadbench_wb.gui import commands  # noqa: PLC0415 - commands imports this module
+# What to call once a scoring or a load has changed what the commands' IsActive answers:
+# gui/commands.py adds its refresh_states here (it imports this module, never the reverse).
+STATE_LISTENERS: list = []
 
-    commands.refresh_states()
+
+def _refresh_commands() -> None:
+    for listener in STATE_LISTENERS:
+        listener()
 
 
 class ResultsPanel(QtWidgets.QWidget):
@@ -601,7 +605,7 @@ class ResultsPanel(QtWidgets.QWidget):
 
     # -- exports ----------------------------------------------------------------------------
     def export_json(self, path: str | None = None) -> None:
-        from cadbench_wb import result as results  # noqa: PLC0415
+        from cadbench_wb.results import result as results  # noqa: PLC0415
 
         result = session.current().result
         path = path or _save_name(self, tr("Export the result as JSON"), "result.json", "*.json")

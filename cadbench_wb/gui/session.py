@@ -2,7 +2,7 @@
 """The workbench's working state: which reference, candidate and case are in use, the
 document objects that show them, and the last result. One per FreeCAD session.
 
-Models are read through the core's loader (app/loading.py) in a child process, which
+Models are read through the core's loader (app/model/loading.py) in a child process, which
 writes the checked shape as BREP (an exact round trip), so the object in the 3D view holds
 exactly the shape the scorer measures and sub-element names (Edge3, Face5) in the result
 point at the same geometry here; FreeCAD itself never reads an untrusted file.
@@ -97,9 +97,9 @@ class Session:
     def checked_brep(self, role: str, path: str) -> str:
         """The BREP of a model a child read and checked (worker "load" job), under the
         scoring limits the preferences set; the child's failure raised with its reason."""
-        from cadbench_wb import runner  # noqa: PLC0415
         from cadbench_wb.gui import preferences  # noqa: PLC0415
-        from cadbench_wb.outcome import Job, Limits  # noqa: PLC0415
+        from cadbench_wb.runtime import runner  # noqa: PLC0415
+        from cadbench_wb.runtime.outcome import Job, Limits  # noqa: PLC0415
 
         preferences.apply_python()
         self._runs += 1
@@ -140,7 +140,7 @@ class Session:
 
     def open_case(self, folder: str):
         """Make a case current and show its reference; returns the case."""
-        from cadbench_wb import cases  # noqa: PLC0415
+        from cadbench_wb.case_model import cases  # noqa: PLC0415
         from cadbench_wb.errors import UsageError  # noqa: PLC0415
 
         case = cases.load_case(folder)
@@ -158,7 +158,7 @@ class Session:
     def score_job(self, candidate_path: str | None = None):
         """The outcome.Job for the current reference (or case) and candidate."""
         from cadbench_wb.errors import UsageError  # noqa: PLC0415
-        from cadbench_wb.outcome import Job, Options, case_data_of  # noqa: PLC0415
+        from cadbench_wb.runtime.outcome import Job, Options, case_data_of  # noqa: PLC0415
 
         candidate_path = candidate_path or (self.candidate.path if self.candidate else None)
         if self.reference is None and self.case is None:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Checks on what the operator and the candidate hand in, made before any work starts.
+r"""Checks on what the operator and the candidate hand in, made before any work starts.
 
 Pure standard library (no FreeCAD, no YAML): the front doors call these in the parent and
 the readers call them again in the child, so that a file that cannot be read, a special
@@ -13,7 +13,7 @@ instead of a traceback, a hang or the wrong party's blame.
   for a FIFO between the two looks is still refused.
 - File names are bytes on Linux: Python carries a byte that is not UTF-8 as a lone
   surrogate (PEP 383, surrogateescape). ``printable()`` turns such a name into the
-  documented escaped form ``\\xHH`` (each undecodable byte) so that every JSON cadbench
+  documented escaped form ``\xHH`` (each undecodable byte) so that every JSON cadbench
   writes is valid UTF-8.
 """
 
@@ -106,8 +106,8 @@ def inside_folder(folder: str, relative: str) -> str | None:
 
 
 def printable(text: str) -> str:
-    """text with every undecodable file-name byte (a lone surrogate from surrogateescape)
-    written as ``\\xHH``, and any other lone surrogate as ``\\udXXX``: valid UTF-8."""
+    r"""text with every undecodable file-name byte (a lone surrogate from surrogateescape)
+    written as ``\xHH``, and any other lone surrogate as ``\udXXX``: valid UTF-8."""
     if not isinstance(text, str):
         return text
     try:

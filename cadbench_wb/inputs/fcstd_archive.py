@@ -27,12 +27,12 @@ def _declared_member_count(path: str) -> int | None:
     object per member (a forged count of millions would cost GBs to list)."""
     try:
         with open(path, "rb") as handle:
-            end = zipfile._EndRecData(handle)  # noqa: SLF001 - the stdlib's own EOCD reader
+            end = zipfile._EndRecData(handle)  # the stdlib's own EOCD reader
     except (OSError, AttributeError, zipfile.BadZipFile):
         return None
     if not end:
         return None
-    return int(end[zipfile._ECD_ENTRIES_TOTAL])  # noqa: SLF001
+    return int(end[zipfile._ECD_ENTRIES_TOTAL])
 
 
 def _name_problem(name: str) -> str | None:

@@ -4,7 +4,7 @@
 The final results that FreeCAD's window displays, with their placements composed from
 the containers (App::Part, Body, Assembly) and links (App::Link, arrays, sibling
 documents) above them. Pure Python: the answer is a list of ScoredPart, each naming a
-stored BREP and the chain of placements to apply; app/fcstd_shapes.py reads and places
+stored BREP and the chain of placements to apply; app/model/fcstd_shapes.py reads and places
 them. Linked documents are read as data too, and only inside the candidate's own folder.
 """
 

@@ -8,7 +8,7 @@ message) and returns the parsed settings, or raises CaseInvalid.
 """
 
 from cadbench_wb import standard
-from cadbench_wb.cases import CaseInvalid
+from cadbench_wb.errors import CaseInvalid
 
 FEATURE_TYPES = (
     "hole",

@@ -17,7 +17,7 @@ paper's. Each comes with its protocol (PROTOCOLS), which a result carries next t
 import numpy as np
 from scipy.spatial import cKDTree
 
-from cadbench_wb.metrics import sampling
+from cadbench_wb.geometry import sampling
 
 CHAMFER_POINTS = 8192
 CHAMFER_SEED = 20240  # the reference's points use [seed, 0], the candidate's [seed, 1]

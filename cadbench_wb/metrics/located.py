@@ -23,7 +23,7 @@ from cadbench_wb import standard
 
 CURVED = ("cylinder", "cone", "sphere", "torus")
 EDGE_SOURCES = ("edge_length", "circle")
-# Float slack on a tolerance comparison, as in dimensions.py.
+# Float slack on a tolerance comparison, as in dimension_matching.py.
 _SLACK = 1e-9
 
 

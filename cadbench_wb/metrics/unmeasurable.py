@@ -15,7 +15,7 @@ import re
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.metrics import spectrum_geometry as geo
+from cadbench_wb.geometry import spectrum_geometry as geo
 
 CODES = (
     "declared",

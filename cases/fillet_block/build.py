@@ -9,7 +9,7 @@ minus a torus) so every volume is analytic (Pappus for the torus fillet).
 import math
 
 from cadbench_wb.app.cases import samples
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 FreeCAD = import_freecad()
 import Part  # noqa: E402  (FreeCAD must be imported first)

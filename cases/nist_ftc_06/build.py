@@ -11,7 +11,7 @@ import math
 import os
 
 from cadbench_wb.app.cases import samples
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 FreeCAD = import_freecad()
 import Part  # noqa: E402  (FreeCAD must be imported first)

@@ -10,7 +10,7 @@ top z = 0.425 (web 1.925), O.D. Ø63 and I.D. Ø32 walls up to z = 0, and two R1
 import os
 
 from cadbench_wb.app.cases import samples
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 FreeCAD = import_freecad()
 import Part  # noqa: E402  (FreeCAD must be imported first)

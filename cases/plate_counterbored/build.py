@@ -5,7 +5,7 @@ screws (ISO 4762 / ISO 273 medium: Ø6.6 through, counterbore Ø11 x 6.4)."""
 import math
 
 from cadbench_wb.app.cases import samples
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 FreeCAD = import_freecad()
 import Part  # noqa: E402  (FreeCAD must be imported first)

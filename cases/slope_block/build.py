@@ -8,7 +8,7 @@ the profile's area (shoelace formula) times the depth, minus the hole.
 import math
 
 from cadbench_wb.app.cases import samples
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 FreeCAD = import_freecad()
 import Part  # noqa: E402  (FreeCAD must be imported first)

@@ -7,7 +7,7 @@ SubtractiveHelix of the ISO 68-1 basic profile running out through the tip.
 """
 
 from cadbench_wb.app.cases import samples, thread_models
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 import_freecad()
 

@@ -7,7 +7,7 @@ ModelThread on (cadbench_wb/app/cases/thread_models.py).
 """
 
 from cadbench_wb.app.cases import samples, thread_models
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 import_freecad()
 

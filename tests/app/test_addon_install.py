@@ -12,7 +12,7 @@ import sys
 import pytest
 from conftest import ROOT, copy_repository, run_cli
 
-from cadbench_wb import dependencies
+from cadbench_wb.runtime import dependencies
 
 FREECADCMD = shutil.which("freecadcmd") or shutil.which("FreeCADCmd")
 needs_freecadcmd = pytest.mark.skipif(FREECADCMD is None, reason="no freecadcmd on PATH")
@@ -115,7 +115,7 @@ def test_campaigns_need_no_dask_unless_a_scheduler_is_named(tmp_path):
 def dependency_report(env_extra):
     env = dict(os.environ, **env_extra)
     done = subprocess.run(
-        [sys.executable, "-m", "cadbench_wb.dependencies", "--json"],
+        [sys.executable, "-m", "cadbench_wb.runtime.dependencies", "--json"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -178,7 +178,8 @@ def mod_install(tmp_path_factory):
 
 SCRIPT = """
 import json, sys
-from cadbench_wb import cli, dependencies, runner
+from cadbench_wb import cli
+from cadbench_wb.runtime import dependencies, runner
 env = runner.child_environment()
 print("ADDON", env.get("CADBENCH_ADDON_PACKAGES", ""))
 import subprocess
@@ -228,7 +229,7 @@ def test_mod_install_scores_a_bundled_pair_headless_or_names_what_to_install(mod
     # and says how to install it (ezdxf and matplotlib serve drawings and plots).
     core = [p for p in dependencies.REQUIRED if p.module in ("numpy", "scipy", "yaml")]
     if any(p.pip in expected for p in core):
-        assert lines["STATUS"] != "0" and "cadbench_wb.dependencies" in done.stderr
+        assert lines["STATUS"] != "0" and "cadbench_wb.runtime.dependencies" in done.stderr
         return
     assert lines["STATUS"] == "0", done.stderr[-2000:]
     with open(out, encoding="utf-8") as handle:

@@ -141,7 +141,7 @@ def _brute_force_iou(fc, reference, candidate):
 
 @functools.cache
 def _pair(name):
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     fc = import_freecad()
     import Part

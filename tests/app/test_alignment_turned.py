@@ -30,7 +30,7 @@ def test_moved_nist_ring_is_turned_onto_its_seams_and_measured_exactly(fc, part)
 
 
 def _ring_stl_alignment(tmp_path, part):
-    from cadbench_wb.app import loading
+    from cadbench_wb.app.model import loading
     from cadbench_wb.app.shape import alignment
 
     ring = part.read(RING).Solids[0]

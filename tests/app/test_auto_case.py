@@ -25,8 +25,8 @@ def own_cache(tmp_path, monkeypatch):
 
 
 def test_case_new_binds_each_drafted_dimension_to_its_faces(own_cache, fc, tmp_path):
-    from cadbench_wb import cases
     from cadbench_wb.app.cases import auto, build
+    from cadbench_wb.case_model import cases
 
     path = auto.write_case(PLATE, str(tmp_path / "plate"), "plate", "plate")
     first = open(path, "rb").read()

@@ -18,8 +18,8 @@ SHARE = 0.8
 
 @pytest.fixture(scope="module")
 def auto_case(tmp_path_factory):
-    from cadbench_wb import cases
     from cadbench_wb.app.cases import auto
+    from cadbench_wb.case_model import cases
 
     folder = tmp_path_factory.mktemp("ftc09")
     patch = pytest.MonkeyPatch()

@@ -9,8 +9,8 @@ import shutil
 import pytest
 from conftest import ROOT, run_cli
 
-from cadbench_wb import cases
-from cadbench_wb import dimensions as dims
+from cadbench_wb.case_model import cases
+from cadbench_wb.metrics import dimension_matching as dims
 
 CASES = os.path.join(ROOT, "cases")
 THREAD_CASES = {"thread_bolt_m8", "thread_nut_m10"}  # the threads issue tests its own
@@ -97,9 +97,9 @@ def test_shape_and_all_figures_match_the_construction(built, case_id):
 def test_scaling_keeps_exactly_what_the_reference_spectrum_predicts(built, case_id):
     """Scaling by 1.02 keeps angles and whatever 1.02 v still lands within a target's
     tolerance: predicted from the reference's own spectrum, not from the candidate's."""
-    from cadbench_wb.app import loading
     from cadbench_wb.app.cases import samples
     from cadbench_wb.app.dimensions.spectrum import spectrum_of
+    from cadbench_wb.app.model import loading
 
     case = built[case_id]
     reference = spectrum_of(loading.load_model(case.reference_path, "reference").shape)

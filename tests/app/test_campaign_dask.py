@@ -103,7 +103,7 @@ def test_a_run_whose_every_worker_dies_ends_and_keeps_what_finished(part, tmp_pa
     settings = batch.Settings(
         cases_dir=campaign["cases"], submissions_dir=campaign["submissions"], out_dir=out,
         scheduler=local.scheduler_address, timeout=600, options={"only": ["shape"]},
-        progress_stream=open(os.devnull, "w"),  # noqa: SIM115 - closed with the process
+        progress_stream=open(os.devnull, "w"),  # closed with the process
     )  # fmt: skip
     finished = {}
     thread = threading.Thread(

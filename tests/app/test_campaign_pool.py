@@ -7,8 +7,8 @@ import signal
 import pytest
 from test_campaign_support import CASES, write_case
 
-from cadbench_wb import outcome
 from cadbench_wb.campaign import pool
+from cadbench_wb.runtime import outcome
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def run_pool(jobs, workers=1, timeout=60, fault=None, tmp_path=None, on_tick=Non
     if fault is not None:
         fault_file = tmp_path / "fault.txt"
         fault_file.write_text(fault)
-        from cadbench_wb import runner
+        from cadbench_wb.runtime import runner
 
         env = runner.child_environment()
         env["CADBENCH_FAULT_FILE"] = str(fault_file)
@@ -115,7 +115,7 @@ def _killer(local, tmp_path, kills_wanted):
 def _run_with_killer(boxes, tmp_path, kills_wanted):
     fault_file = tmp_path / "fault.txt"
     fault_file.write_text("hang:alignment bad")
-    from cadbench_wb import runner
+    from cadbench_wb.runtime import runner
 
     env = runner.child_environment()
     env["CADBENCH_FAULT_FILE"] = str(fault_file)

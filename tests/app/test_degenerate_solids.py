@@ -7,7 +7,7 @@ import math
 import pytest
 
 from cadbench_wb import standard
-from cadbench_wb.app import loading
+from cadbench_wb.app.model import loading
 from cadbench_wb.app.scoring import score_files
 from cadbench_wb.errors import DeliveryFailure
 

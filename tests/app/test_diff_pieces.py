@@ -15,7 +15,7 @@ COMMON = 36 * 30 * 20
 
 
 def _pieces(fc, part, sliver_extra=False):
-    from cadbench_wb.app.shape import meshing
+    from cadbench_wb.app.model import meshing
 
     a = part.makeBox(40, 30, 20)
     b = part.makeBox(40, 30, 20, fc.Vector(4, 0, 0))

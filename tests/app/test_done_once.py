@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from cadbench_wb.app.shape import meshing
-from cadbench_wb.metrics import icp
+from cadbench_wb.app.model import meshing
+from cadbench_wb.geometry import icp
 
 NUT = os.path.join(ROOT, "tests", "data", "threads", "bd_m8_nut_rh_chamfer.step")
 

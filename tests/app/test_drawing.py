@@ -29,7 +29,7 @@ def _block(fc, part, hole_radius=5.0):
 
 def _case(folder, reference_shape, targets):
     """A case folder: case.yaml and its reference STEP."""
-    from cadbench_wb import cases
+    from cadbench_wb.case_model import cases
 
     os.makedirs(folder, exist_ok=True)
     reference_shape.exportStep(os.path.join(folder, "reference.step"))
@@ -152,8 +152,8 @@ def test_chamfer_and_fillet_show_leg_angle_and_radius(fc, part, tmp_path):
     """A 60 x 30 x 20 block, a 3 x 45 deg chamfer on one top edge and an R5 fillet on the
     other: the chamfer's 45 deg needs a construction line (TechDraw measures 135 deg
     between the edges themselves)."""
-    from cadbench_wb import cases
     from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.case_model import cases
     from cadbench_wb.drafting import readback as drawing_readback
 
     shape = part.makeBox(60, 30, 20)
@@ -226,7 +226,7 @@ def _score(case, candidate, tmp, **options):
 
 
 def test_wrong_hole_diameter_loses_exactly_that_dimension(block_case, tmp_path):
-    from cadbench_wb import result as results
+    from cadbench_wb.results import result as results
 
     case, wrong = block_case
     result = _score(case, wrong, tmp_path, only=["drawing"])
@@ -258,7 +258,7 @@ def test_a_perfect_copy_reaches_a_ceiling_below_one_with_the_reference_drawn_or_
     drawing displays 2 of 3, as the reference's does, and that is its ceiling (reachable
     PASS) also when the reference's drawing comes from the cache, which stores its share
     rounded (2/3 against 0.6666666667 once missed it by 3e-11)."""
-    from cadbench_wb import result as results
+    from cadbench_wb.results import result as results
 
     targets = {"W": ("length", 40), "HOLE": ("diameter", 10), "ABSENT": ("length", 17.3)}
     case = _case(str(tmp_path / "case"), _block(fc, part), targets)
@@ -433,7 +433,7 @@ def test_drawing_command_under_freecadcmd_writes_clean_json(tmp_path):
     if freecadcmd is None:
         pytest.skip("freecadcmd is not installed")
     model = tmp_path / "block.step"
-    from cadbench_wb.freecad_env import import_freecad
+    from cadbench_wb.runtime.freecad_env import import_freecad
 
     fc = import_freecad()
     import Part

@@ -17,7 +17,7 @@ def moved_case(fc, part, tmp_path_factory):
     moved: the candidate's drawing is of a placed shape, not of the file as read."""
     from conftest import chiral_block
 
-    from cadbench_wb import cases
+    from cadbench_wb.case_model import cases
 
     folder = tmp_path_factory.mktemp("ahead")
     case_dir = folder / "case"

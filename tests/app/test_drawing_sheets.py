@@ -14,7 +14,7 @@ import shutil
 import pytest
 from conftest import ROOT
 
-from cadbench_wb import cases
+from cadbench_wb.case_model import cases
 
 NIST = os.path.join(ROOT, "tests", "data", "nist")
 PUBLIC = ("nist_ftc_07_asme1_rd.stp", "nist_ftc_08_asme1_rc.stp")
@@ -38,7 +38,7 @@ def _drawn(shape, folder, case=None, title=""):
 
 @pytest.fixture(scope="module", params=PUBLIC)
 def public_sheet(request, fc, tmp_path_factory):
-    from cadbench_wb.app import loading
+    from cadbench_wb.app.model import loading
 
     shape = loading.load_model(os.path.join(NIST, request.param)).shape
     folder = str(tmp_path_factory.mktemp(request.param.split(".")[0]))

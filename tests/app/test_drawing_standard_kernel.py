@@ -61,10 +61,10 @@ def test_a_measurement_off_the_plan_beyond_the_tolerance_is_not_drawn():
 def test_drawn_text_is_the_layouts_text_height(fc, part, tmp_path):
     """The layout measures labels at TEXT_HEIGHT: TechDraw's DXF must print them so."""
     from cadbench_wb.app.drawing import techdraw as drawing
-    from cadbench_wb.drafting import readback as drawing_readback
+    from cadbench_wb.drafting import exported_dxf
 
     made = drawing.make_drawing(part.makeBox(40, 30, 20), str(tmp_path))
-    doc = drawing_readback.dxf_document(str(tmp_path / made["files"]["dxf"]))
+    doc = exported_dxf.dxf_document(str(tmp_path / made["files"]["dxf"]))
     heights = {
         round(text.dxf.height, 6)
         for dimension in doc.modelspace().query("DIMENSION")

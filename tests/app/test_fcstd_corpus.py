@@ -13,8 +13,8 @@ import zipfile
 
 import pytest
 
-from cadbench_wb.app import fcstd_shapes
-from cadbench_wb.app.loading import load_model
+from cadbench_wb.app.model import fcstd_shapes
+from cadbench_wb.app.model.loading import load_model
 from cadbench_wb.errors import DeliveryFailure
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "data", "fcstd")

@@ -7,10 +7,10 @@ import os
 import pytest
 from conftest import REALWORLD, ROOT, score_json
 
-from cadbench_wb import cases
 from cadbench_wb.app.features import recognition as features
 from cadbench_wb.app.features.stage import case_features, settings_for
 from cadbench_wb.app.threads import recognition as threads
+from cadbench_wb.case_model import cases
 from cadbench_wb.metrics import feature_matching
 
 
@@ -153,7 +153,7 @@ def test_free_form_dimple_is_a_typed_unrecognised_record(fc, part):
 
 
 def test_freecad_hole_features_of_real_documents():
-    from cadbench_wb.app import loading
+    from cadbench_wb.app.model import loading
 
     blind = loading.load_model(os.path.join(REALWORLD, "fcstd/freepdm/0001.FCStd"), "reference")
     found = recognise(blind.shape)
@@ -183,8 +183,8 @@ def _cases_with_features():
 
 @pytest.mark.parametrize("case", _cases_with_features(), ids=lambda c: c.id)
 def test_bundled_case_features_are_what_its_construction_says(fc, case):
-    from cadbench_wb.app import loading
     from cadbench_wb.app.cases import build as case_build
+    from cadbench_wb.app.model import loading
 
     case_build.build_missing(case)
     reference = loading.load_model(case.reference_path, "reference")

@@ -24,14 +24,17 @@ def _python(code: str, env=None) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize(
     "first",
-    ["from cadbench_wb.freecad_env import import_freecad; import_freecad()", "import FreeCAD"],
+    [
+        "from cadbench_wb.runtime.freecad_env import import_freecad; import_freecad()",
+        "import FreeCAD",
+    ],
 )
 def test_every_workbench_folder_is_on_the_path_of_plain_python(first):
     # FreeCAD 1.0's Part.makeCompound imports PartEnums from Mod/Part and segfaults without
     # it; `import FreeCAD` first (the venv's .pth allows it) must not skip the folders.
     done = _python(
         f"{first}\n"
-        "from cadbench_wb.app import loading\n"
+        "from cadbench_wb.app.model import loading\n"
         "import sys, PartEnums, Part\n"
         "print(PartEnums.__file__)\n"
         "print(len(Part.makeCompound([Part.makeBox(1, 1, 1)]).Solids))\n"
@@ -46,7 +49,7 @@ def test_every_workbench_folder_is_on_the_path_of_plain_python(first):
 
 
 def test_sketches_attach_through_the_property_the_kernel_has(fc):
-    from cadbench_wb.app.kernel_compat import attach
+    from cadbench_wb.app.model.kernel_compat import attach
 
     doc = fc.newDocument("attach_test")
     try:
@@ -90,7 +93,7 @@ def test_json_on_stdout_is_not_mixed_with_progress_text():
     # recompute; with `--json -` that would corrupt the JSON.
     done = _python(
         "import os, FreeCAD\n"
-        "from cadbench_wb import console\n"
+        "from cadbench_wb.runtime import console\n"
         "with console.stdout_for_result_only():\n"
         "    os.write(1, b'C-level progress\\n')\n"
         "    print('Python progress')\n"
@@ -134,7 +137,7 @@ def test_feature_axes_never_carry_a_negative_zero():
 
 
 def test_kernel_self_test_passes_here_and_names_a_broken_module():
-    from cadbench_wb.app import kernel_selftest
+    from cadbench_wb.app.model import kernel_selftest
 
     kernel_selftest.PASSED.clear()  # an earlier test in this process may have run it
     stages = []
@@ -148,7 +151,7 @@ def test_kernel_self_test_passes_here_and_names_a_broken_module():
     done = _python(
         "import sys, types\n"
         "sys.modules['TechDraw'] = types.ModuleType('TechDraw')\n"
-        "from cadbench_wb.app import kernel_selftest\n"
+        "from cadbench_wb.app.model import kernel_selftest\n"
         "from cadbench_wb.errors import EnvironmentBroken\n"
         "try:\n"
         "    kernel_selftest.check()\n"
@@ -166,7 +169,7 @@ def test_running_qt_events_keeps_the_process_locale():
     # process then decoded its children's output as ASCII (TechDraw 1.0 needs Qt's events).
     done = _python(
         "import locale\n"
-        "from cadbench_wb.freecad_env import import_freecad\n"
+        "from cadbench_wb.runtime.freecad_env import import_freecad\n"
         "import_freecad()\n"
         "before = (locale.setlocale(locale.LC_ALL), locale.getpreferredencoding(False))\n"
         "from cadbench_wb.gui import event_loop\n"

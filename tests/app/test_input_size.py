@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT
 
 from cadbench_wb import standard
-from cadbench_wb.app import loading
+from cadbench_wb.app.model import loading
 from cadbench_wb.errors import DeliveryFailure
 
 NIST = os.path.join(ROOT, "tests", "data", "nist")

@@ -7,7 +7,7 @@ import zipfile
 import pytest
 from conftest import REALWORLD
 
-from cadbench_wb.app.loading import load_model
+from cadbench_wb.app.model.loading import load_model
 
 # Volumes from shared/realworld/MANIFEST.md (measured there by FreeCAD 0.20.2 on the
 # live documents); reading the stored shapes as data must give the same solids. The files

@@ -6,7 +6,7 @@ import zipfile
 
 import pytest
 
-from cadbench_wb.app.loading import load_model
+from cadbench_wb.app.model.loading import load_model
 from cadbench_wb.errors import DeliveryFailure
 
 

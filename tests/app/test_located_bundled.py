@@ -19,7 +19,7 @@ import shutil
 import pytest
 from conftest import ROOT
 
-from cadbench_wb import cases
+from cadbench_wb.case_model import cases
 
 # case -> {target: members}, by hand from build.py (unmeasurable targets: 0).
 MEMBERS = {

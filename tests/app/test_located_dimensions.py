@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from cadbench_wb import dimensions as dims
 from cadbench_wb import standard
-from cadbench_wb.cases import Case, Dimension
+from cadbench_wb.case_model.cases import Case, Dimension
+from cadbench_wb.metrics import dimension_matching as dims
 
 PLATE = (150.0, 100.0, 10.0)
 # 4 x 3 holes on a 30 mm pitch: far beyond the correspondence limit (0.05 x the plate's
@@ -262,8 +262,8 @@ def ftc_06(fc):
 
     from conftest import ROOT
 
-    from cadbench_wb import cases
-    from cadbench_wb.app import loading
+    from cadbench_wb.app.model import loading
+    from cadbench_wb.case_model import cases
 
     case = cases.load_case(os.path.join(ROOT, "cases", NIST_FTC_06))
     return case, loading.load_model(case.reference_path, "reference")

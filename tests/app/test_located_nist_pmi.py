@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from cadbench_wb import dimensions as dims
-from cadbench_wb.cases import Dimension
+from cadbench_wb.case_model.cases import Dimension
+from cadbench_wb.metrics import dimension_matching as dims
 
 NIST = os.path.join(ROOT, "tests", "data", "nist")
 PART = os.path.join(NIST, "nist_ftc_09_asme1_rd.stp")

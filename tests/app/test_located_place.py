@@ -6,7 +6,7 @@ construction of the part it names."""
 import pytest
 
 from cadbench_wb import standard
-from cadbench_wb.cases import Case, Dimension
+from cadbench_wb.case_model.cases import Case, Dimension
 
 # 80 x 40 x 20 block, a Ø12 through hole at (20, 20) and a Ø12 boss 10 high at (60, 20):
 # two R6 cylinders, only the hole is the target.

@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 
 from cadbench_wb import standard
-from cadbench_wb.app.shape import meshing
+from cadbench_wb.app.model import meshing
 
 THREADS = os.path.join(ROOT, "tests", "data", "threads")
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """semanticMatch of a bundled case's reference delivered as its own STL: the B-rep rebuilt
-from the triangles (app/features/mesh_brep.py) reads every feature the reference has, at
+from the triangles (app/mesh_rebuild/mesh_brep.py) reads every feature the reference has, at
 two tessellations (MeshPart's angular deflection 0.2 and 0.1 rad, 0.1 % of the diagonal)."""
 
 import pytest
@@ -23,8 +23,8 @@ CASES = (
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory, fc):
-    from cadbench_wb import cases
     from cadbench_wb.app.cases import build as case_build
+    from cadbench_wb.case_model import cases
 
     root = tmp_path_factory.mktemp("mesh_cases")
     found = {}
@@ -43,7 +43,7 @@ def test_the_references_own_stl_reads_every_feature(built, case_id, angular, tur
     then carry rounding off every plane (4e-6 mm on a 150 mm part), which left no planar
     face buildable (OpenCASCADE wants wires coplanar to 1e-7 mm), split sliver facets off
     their planes and a counterbore's wall into two fits before boundary vertices were moved
-    onto their surfaces (metrics/surface_snapping.py) and such pieces joined
+    onto their surfaces (geometry/surface_snapping.py) and such pieces joined
     (mesh_segments._plane_regions, _joined_curved)."""
     import Part
 

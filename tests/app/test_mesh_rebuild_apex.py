@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""A blind drilled hole's own STL rebuilds (app/features/mesh_brep.py): the drill point is a
+"""A blind drilled hole's own STL rebuilds (app/mesh_rebuild/mesh_brep.py): the drill point is a
 cone that ends in its apex, whose two halves meet along a chain rim - apex - rim. Before,
 that chain became one B-spline through the kink and the half faces would not close at the
 apex (the faces sewed into an open shell: not applicable); NIST CTC-01's and FTC-06's

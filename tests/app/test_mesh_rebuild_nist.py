@@ -17,7 +17,7 @@ NIST = os.path.join(ROOT, "tests", "data", "nist")
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["nist_ftc_08_asme1_rc.stp", "nist_ftc_09_asme1_rd.stp"])
 def test_a_nist_parts_own_stl_rebuilds_to_its_volume(part, name):
-    from cadbench_wb.app.features import mesh_brep
+    from cadbench_wb.app.mesh_rebuild import mesh_brep
 
     solid = part.read(os.path.join(NIST, name)).Solids[0]
     mesh = own_mesh(solid)
@@ -50,7 +50,8 @@ def test_nist_ftc_06s_own_stl_rebuilds_and_reads_the_steps_features(part, tmp_pa
     out as their complements (the volume check refused them). The tessellation as MeshPart
     gives it, and its STL file scored against the STEP (the reader orders the vertices
     otherwise, and the alignment turns them)."""
-    from cadbench_wb.app.features import mesh_brep, recognition, stage
+    from cadbench_wb.app.features import recognition, stage
+    from cadbench_wb.app.mesh_rebuild import mesh_brep
     from cadbench_wb.app.scoring import score_files
     from cadbench_wb.metrics import feature_matching
 

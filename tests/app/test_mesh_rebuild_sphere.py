@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """A spherical face rebuilt from triangles where a sphere's parametrisation is awkward
-(app/features/mesh_brep.py _sphere): a quarter ball whose curved face runs across the
+(app/mesh_rebuild/mesh_brep.py _sphere): a quarter ball whose curved face runs across the
 default seam meridian (+x) and round the default pole (+z), as the rounded corners of NIST
 FTC-08's STL do. Expected figures from the construction: a quarter of a ball of radius R,
 V = pi R^3 / 3, and one sphere of radius R centred at the origin."""
@@ -20,7 +20,7 @@ def test_a_quarter_ball_across_the_seam_and_round_the_pole_rebuilds(fc, turned_d
     import MeshPart
     import Part
 
-    from cadbench_wb.app.features import mesh_brep
+    from cadbench_wb.app.mesh_rebuild import mesh_brep
 
     ball = Part.makeSphere(RADIUS)
     # x >= 0 and z >= 0: azimuths -90..90 deg about z (across the seam at 0) up to the pole.
@@ -53,8 +53,8 @@ def test_a_caps_pole_moves_to_its_middle_once_every_side_pole_is_within_half_see
     # cap's middle (+z) when that is within seed_deg / 2 of a vertex (mesh_brep._sphere):
     # a hemisphere's rim (NIST FTC-06's pocket) is on every side pole.
     from cadbench_wb import standard
-    from cadbench_wb.app.features import mesh_brep
-    from cadbench_wb.metrics import surface_fitting
+    from cadbench_wb.app.mesh_rebuild import mesh_brep
+    from cadbench_wb.geometry import surface_fitting
 
     theta = math.radians(90.0 - standard.MESH_FEATURES["seed_deg"] / 2 + margin_deg)
     azimuths = np.radians(np.arange(0.0, 360.0, 1.0))

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""A toroidal face rebuilt from triangles (app/features/mesh_brep.py _bounded): a shaft
+"""A toroidal face rebuilt from triangles (app/mesh_rebuild/mesh_brep.py _bounded): a shaft
 standing on a flange with its root filleted, the fillet's band split in halves as the
 rebuild splits every face that goes round its axis, in turned poses. A wire bounds two
 faces on a torus; OpenCASCADE 7.8 (FreeCAD 1.0) took the complement of half the band (the
@@ -30,7 +30,7 @@ def test_a_fillet_torus_band_turned_rebuilds_as_the_band(fc, seed):
     import Part
     from scipy.spatial.transform import Rotation
 
-    from cadbench_wb.app.features import mesh_brep
+    from cadbench_wb.app.mesh_rebuild import mesh_brep
 
     flange = Part.makeCylinder(FLANGE, FLANGE_H)
     shaft = Part.makeCylinder(SHAFT, SHAFT_H, FreeCAD.Vector(0, 0, FLANGE_H))

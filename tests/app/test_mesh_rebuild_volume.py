@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""The rebuilt solid's volume check (app/features/mesh_brep.py, standard.MESH_FEATURES
+"""The rebuilt solid's volume check (app/mesh_rebuild/mesh_brep.py, standard.MESH_FEATURES
 volume_rel) at its boundary, on a box: its triangles lie on its planes, so the facets cut no
 chord, the rebuilt volume is the box's own (40 x 30 x 20 = 24000) and the only allowance
 is volume_rel of the mesh's volume."""
@@ -36,7 +36,7 @@ def test_the_volume_check_holds_at_volume_rel(fc, share, rebuilds):
     """A mesh volume off by half of volume_rel (1e-6: float rounding of the two volume
     integrals, not a tuned bound) still rebuilds; off by twice, the rebuilt solid is
     refused with both volumes named."""
-    from cadbench_wb.app.features import mesh_brep
+    from cadbench_wb.app.mesh_rebuild import mesh_brep
 
     vertices, triangles = _box()
     claimed = VOLUME * (1 + share * standard.MESH_FEATURES["volume_rel"])

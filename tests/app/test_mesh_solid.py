@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""A mesh candidate (STL/OBJ) is checked and measured on its triangles (app/mesh_solid.py):
+"""A mesh candidate (STL/OBJ) is checked and measured on its triangles (app/model/mesh_solid.py):
 the polyhedral B-rep is made only when something needs a B-rep, bad meshes still get their
 named failures, and the figures come from the construction."""
 
@@ -26,7 +26,7 @@ def _box(size, shift=(0, 0, 0)):
 
 
 def test_a_box_mesh_is_measured_on_its_triangles_without_a_brep(fc, tmp_path):
-    from cadbench_wb.app import loading, mesh_solid
+    from cadbench_wb.app.model import loading, mesh_solid
 
     # A 10 x 8 x 6 box delivered inside out (every facet reversed): outward once loaded.
     stl = _stl(tmp_path / "box.stl", _box((10, 8, 6), (1, 2, 3)), [f[::-1] for f in CUBE])
@@ -56,7 +56,7 @@ def test_a_box_mesh_is_measured_on_its_triangles_without_a_brep(fc, tmp_path):
     ],
 )
 def test_a_bad_mesh_gets_its_named_failure(fc, tmp_path, name, reason, words):
-    from cadbench_wb.app import loading
+    from cadbench_wb.app.model import loading
     from cadbench_wb.errors import DeliveryFailure
 
     corners, facets = _box((10, 10, 10)), CUBE
@@ -75,7 +75,7 @@ def test_a_bad_mesh_gets_its_named_failure(fc, tmp_path, name, reason, words):
 
 
 def test_a_zero_area_facet_is_decided_by_brepcheck_on_the_polyhedron(fc, tmp_path):
-    from cadbench_wb.app import loading
+    from cadbench_wb.app.model import loading
     from cadbench_wb.errors import DeliveryFailure
 
     # The cube's bottom edge 0-1 split at its midpoint 8 on the bottom side only, the gap

@@ -9,8 +9,9 @@ import dataclasses
 
 import pytest
 
-from cadbench_wb import fingerprint, standard
+from cadbench_wb import standard
 from cadbench_wb.metrics import registry, verdicts
+from cadbench_wb.results import fingerprint
 
 METRICS = registry.METRICS
 IDS = [m.name for m in METRICS]
@@ -26,7 +27,7 @@ def test_every_reference_of_a_metric_resolves_to_a_function(fc, metric):
 
 @pytest.mark.parametrize("metric", METRICS, ids=IDS)
 def test_every_requirement_is_one_the_orchestrator_checks(fc, metric):
-    from cadbench_wb.app import requirements  # noqa: PLC0415
+    from cadbench_wb.app import requirements
 
     for name in metric.requires:
         assert name in requirements.REQUIREMENTS, (metric.name, name)
@@ -64,7 +65,7 @@ def test_every_metric_has_one_threshold_and_the_standard_names_only_registered_o
 
 
 def _facts(fc, case=None):
-    from cadbench_wb.app import facts  # noqa: PLC0415
+    from cadbench_wb.app import facts
 
     found = facts.Facts(None, case=case, result={"verdicts": {}})
     # What the explain hooks read, as a reference and a candidate without threads have it.
@@ -77,7 +78,7 @@ def _facts(fc, case=None):
 def test_the_not_applicable_result_is_the_orchestrators_and_writes_only_declared_keys(
     fc, metric, delivered
 ):
-    from cadbench_wb.app import requirements, scoring  # noqa: PLC0415
+    from cadbench_wb.app import requirements, scoring
 
     facts = _facts(fc)
     before, verdicts_before = dict(facts.result), set(facts.result["verdicts"])
@@ -100,7 +101,7 @@ def test_the_not_applicable_result_is_the_orchestrators_and_writes_only_declared
 
 def test_two_scorings_blank_the_same_list_apart():
     # A blank output that is a list (dimensions: []) is each result's own, never shared.
-    from cadbench_wb.app import facts, requirements, scoring  # noqa: PLC0415
+    from cadbench_wb.app import facts, requirements, scoring
 
     metric = registry.by_name("dimensionRecall")
     first, second = (facts.Facts(None, result={"verdicts": {}}) for _ in range(2))
@@ -132,7 +133,7 @@ def test_no_stage_builds_a_not_applicable_verdict_by_hand():
 
 
 def test_an_unknown_requirement_stops_scoring_before_the_first_stage(fc, monkeypatch):
-    from cadbench_wb.app import scoring  # noqa: PLC0415
+    from cadbench_wb.app import scoring
 
     odd = dataclasses.replace(registry.by_name("threadMatch"), requires=("thread", "colour"))
     monkeypatch.setattr(registry, "METRICS", (*METRICS[:3], odd, *METRICS[4:]))

@@ -10,11 +10,11 @@ import sys
 
 from conftest import ROOT, copy_package
 
-from cadbench_wb import fingerprint
+from cadbench_wb.results import fingerprint
 
 LOADED_MODULES = """
 import json, sys
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 import_freecad()
 from cadbench_wb.app import scoring
 from cadbench_wb.metrics import registry
@@ -106,10 +106,10 @@ REGISTRY_LINE = (
 # The outputs, each fed the result the copy scored: nothing in them names the new metric.
 OUTPUTS = """
 import json, sys
-from cadbench_wb import result as results
+from cadbench_wb.results import result as results
 from cadbench_wb.campaign import figures, reports
 from cadbench_wb.campaign.layout import Submission
-from cadbench_wb.cases import Case
+from cadbench_wb.case_model.cases import Case
 from cadbench_wb.commands import demo
 from cadbench_wb.gui import panel_model
 

@@ -9,8 +9,8 @@ import math
 import pytest
 from conftest import score_json
 
-from cadbench_wb.app.loading import load_model
-from cadbench_wb.app.shape import solid_union
+from cadbench_wb.app.model import solid_union
+from cadbench_wb.app.model.loading import load_model
 
 
 def _write(part, solids, path):

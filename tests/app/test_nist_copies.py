@@ -75,8 +75,8 @@ def test_ftc11_aligned_with_a_tilt_of_1e11_is_drawn_as_the_reference(fc, part, t
     """FTC-11 (6 faces) tilted by 2.5e-11 rad, as its turned copy came out of the alignment:
     its drawing displays every target the reference's does (it displayed 8 of 9: the
     unsquared tilt made TechDraw project no circle in the front view)."""
-    from cadbench_wb import cases
     from cadbench_wb.app.drawing import techdraw
+    from cadbench_wb.case_model import cases
     from cadbench_wb.drafting import readback
 
     source = os.path.join(NIST, "nist_ftc_11_asme1_rb.stp")

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from cadbench_wb import cases
-from cadbench_wb.app import picking
+from cadbench_wb.app.cases import picking
+from cadbench_wb.case_model import cases
 
 
 @pytest.fixture(scope="module")
@@ -119,8 +119,8 @@ def test_declarations_match_what_case_verify_checks(spectra):
 def test_techdraw_page_dimensions_are_read_in_model_units(fc, plate):
     import TechDraw  # noqa: F401 - registers the TechDraw document types
 
-    from cadbench_wb.app import kernel_compat
     from cadbench_wb.app.drawing import techdraw as drawing
+    from cadbench_wb.app.model import kernel_compat
 
     doc = fc.newDocument("picking_techdraw")
     try:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""What a scoring keeps of the reference alone (app/reference_facts.py, issue 11: "a
+"""What a scoring keeps of the reference alone (app/model/reference_facts.py, issue 11: "a
 threaded pair under 10 s") gives the figures measuring it again gives, on a third-party
 threaded nut: the kept volume is OpenCASCADE's exact volume of the file, and a damaged
 entry, a file that fails its checks or another file never stands in for a measurement."""
@@ -10,7 +10,8 @@ import os
 import pytest
 from conftest import ROOT
 
-from cadbench_wb.app import reference_facts, scoring
+from cadbench_wb.app import scoring
+from cadbench_wb.app.model import reference_facts
 from cadbench_wb.errors import ReferenceInvalid
 
 NUT = os.path.join(ROOT, "tests", "data", "threads", "bd_m8_nut_rh_chamfer.step")

@@ -71,7 +71,7 @@ def test_cross_checks_agree_with_the_exact_booleans(models):
     # slow witness on near-coincident faces) is not run, and says so.
     assert cross["agree"]["exact_sampling"] is True
     assert cross["meshIoU"] is None
-    from cadbench_wb.app.shape import fidelity  # noqa: PLC0415 - FreeCAD layer
+    from cadbench_wb.app.shape import fidelity  # FreeCAD layer
 
     assert cross["meshFailure"] == fidelity.MESH_NOT_NEEDED
 

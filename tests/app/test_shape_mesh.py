@@ -51,7 +51,7 @@ def test_a_mesh_no_brep_can_be_rebuilt_from_is_not_applicable_with_the_reason(fc
 def test_a_refused_tessellation_is_repaired_before_the_mesh_route_gives_up():
     import numpy as np
 
-    from cadbench_wb.app.shape import meshing
+    from cadbench_wb.app.model import meshing
 
     # A unit cube's 12 facets, plus a zero-area sliver along an edge (a ninth vertex on it)
     # and a duplicated facet: manifold3d refuses it; cleaned up it is the cube, volume 1.
@@ -68,8 +68,8 @@ def test_a_refused_tessellation_is_repaired_before_the_mesh_route_gives_up():
 
 
 def test_a_tessellation_refused_after_every_retry_names_each_step(fc, part):
+    from cadbench_wb.app.model import meshing
     from cadbench_wb.app.shape import fidelity as shape_fidelity
-    from cadbench_wb.app.shape import meshing
 
     # A "solid" made from five of a cube's six faces: every tessellation of it is open, so
     # manifold3d refuses it as tessellated, repaired, finer and coarser; the reason says so for the
@@ -99,9 +99,9 @@ def test_the_references_own_mesh_is_never_failed_by_construction(fc, tmp_path):
     import Part
     from test_bundled_cases import fresh_copy
 
-    from cadbench_wb import cases
     from cadbench_wb.app.cases import build as case_build
     from cadbench_wb.app.scoring import score_files
+    from cadbench_wb.case_model import cases
 
     case = cases.load_case(fresh_copy("bracket_slot", tmp_path / "bracket_slot"))
     case_build.build_missing(case)

@@ -35,7 +35,7 @@ def _largest_hole_share(holes: int) -> float:
 
 
 def test_the_split_starts_at_mesh_split_holes(fc, part):
-    from cadbench_wb.app.shape import meshing
+    from cadbench_wb.app.model import meshing
 
     limit = standard.CROSS_CHECK["mesh_split_holes"]
     assert meshing.split_for_meshing(_plate(fc, part, limit - 1)) is None
@@ -44,7 +44,7 @@ def test_the_split_starts_at_mesh_split_holes(fc, part):
 
 
 def test_patched_mesh_has_the_plates_volume_and_no_inner_walls(fc, part):
-    from cadbench_wb.app.shape import meshing
+    from cadbench_wb.app.model import meshing
 
     holes = 60
     plate = _plate(fc, part, holes)
@@ -68,7 +68,7 @@ def test_a_tilted_copy_is_cut_and_meshed_as_the_plate_itself(fc, part):
     # axes: a copy turned 23 degrees about a skew axis gets the same patches, so the same
     # triangles (moved) and the same mesh volume to rounding. (Cut along the world axes, a
     # tilted copy's cuts crossed a hole every few millimetres: 3 x the CPU on 250 holes.)
-    from cadbench_wb.app.shape import meshing
+    from cadbench_wb.app.model import meshing
 
     plate = _plate(fc, part, 60)
     moved = plate.copy()
@@ -103,7 +103,7 @@ def test_plate_with_250_holes_scores_one_against_its_moved_copy(fc, part):
 
 
 def _volume_error(shape, angular: float) -> float:
-    from cadbench_wb.app.shape import meshing
+    from cadbench_wb.app.model import meshing
 
     deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * shape.BoundBox.DiagonalLength
     mesh = meshing.manifold_of(*meshing.mesh_of(shape.copy(), deflection, angular))

@@ -12,7 +12,8 @@ from conftest import ROOT, score_json
 
 from cadbench_wb import standard
 from cadbench_wb.app.cases import samples
-from cadbench_wb.app.shape import fidelity, meshing
+from cadbench_wb.app.model import meshing
+from cadbench_wb.app.shape import fidelity
 
 NIST = os.path.join(ROOT, "tests", "data", "nist")
 TOLERANT = "nist_ftc_07_asme1_ap242-e2.stp"

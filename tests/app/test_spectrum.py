@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from cadbench_wb import dimensions as dims
 from cadbench_wb import standard
-from cadbench_wb.cases import Case, Dimension
+from cadbench_wb.case_model.cases import Case, Dimension
+from cadbench_wb.metrics import dimension_matching as dims
 
 
 def values(spectrum, family):

@@ -75,8 +75,8 @@ def test_a_stage_that_writes_no_verdict_raises_never_passes_silently(fc):
     # Issue 28: a requested metric with no verdict used to leave result.finish's case
     # verdict PASS without it. Measured in a control (control_pose), the stage's failure
     # raises as it is; on a candidate it is stage_failed's NOT CHECKED, judged by the control.
-    from cadbench_wb.app import facts, scoring  # noqa: PLC0415
-    from cadbench_wb.metrics import registry  # noqa: PLC0415
+    from cadbench_wb.app import facts, scoring
+    from cadbench_wb.metrics import registry
 
     context = facts.Facts(None, options={"control_pose": [0.0] * 12}, result={"verdicts": {}})
     metric = registry.by_name("semanticMatch")
@@ -95,8 +95,8 @@ def test_a_stage_that_writes_no_verdict_raises_never_passes_silently(fc):
 def test_a_stage_that_writes_an_undeclared_key_raises(fc):
     # The result's keys are the registry's: a stage writing another metric's figure or
     # verdict, or a key no line declares, is the scorer's bug, never a silent extra field.
-    from cadbench_wb.app import facts, scoring  # noqa: PLC0415
-    from cadbench_wb.metrics import registry  # noqa: PLC0415
+    from cadbench_wb.app import facts, scoring
+    from cadbench_wb.metrics import registry
 
     bare = dataclasses.replace(registry.by_name("semanticMatch"), requires=())
     for stray in ("shapeIoU", "featureCount"):

@@ -6,8 +6,8 @@ import os
 import pytest
 from conftest import REALWORLD, score_json
 
-from cadbench_wb.app import loading
 from cadbench_wb.app.cases import thread_models
+from cadbench_wb.app.model import loading, thread_flanks
 from cadbench_wb.app.scoring import score_files
 from cadbench_wb.app.threads import recognition as threads
 
@@ -18,7 +18,7 @@ def load(relative):
 
 def test_real_bolt_thread_is_m8_coarse_right_hand_external():
     bolt = load("step/partcad/bolt.step")
-    assert threads.has_modeled_thread(bolt.shape)
+    assert thread_flanks.has_modeled_thread(bolt.shape)
     (thread,) = threads.modeled_threads(bolt.shape)
     assert thread.kind == "external" and thread.hand == "right" and thread.modeled
     assert thread.pitch == pytest.approx(1.25, abs=1e-3)
@@ -43,7 +43,7 @@ def test_real_bolt_thread_is_m8_coarse_right_hand_external():
 )
 def test_plain_screws_and_parts_have_no_modeled_thread(relative):
     model = load(relative)
-    assert not threads.has_modeled_thread(model.shape)
+    assert not thread_flanks.has_modeled_thread(model.shape)
     assert threads.modeled_threads(model.shape) == []
 
 
@@ -127,8 +127,8 @@ def test_thread_cases_score_as_built():
     """Every sample of the two thread cases gives what its case.yaml expects."""
     from conftest import ROOT
 
-    from cadbench_wb import cases
     from cadbench_wb.app.cases import build as case_build
+    from cadbench_wb.case_model import cases
 
     for name in ("thread_bolt_m8", "thread_nut_m10"):
         case = cases.load_case(os.path.join(ROOT, "cases", name))

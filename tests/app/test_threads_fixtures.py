@@ -24,7 +24,7 @@ import pytest
 from conftest import ROOT
 
 from cadbench_wb import standard
-from cadbench_wb.app.threads import flanks as thread_flanks
+from cadbench_wb.app.model import thread_flanks
 from cadbench_wb.app.threads import recognition as threads
 
 DATA = os.path.join(ROOT, "tests", "data", "threads")
@@ -74,7 +74,7 @@ def test_fixtures_cover_the_issue():
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_each_thread_reads_as_one_record_as_constructed(shapes, name):
     shape = shapes[name]
-    assert threads.has_modeled_thread(shape)
+    assert thread_flanks.has_modeled_thread(shape)
     found = sorted(threads.modeled_threads(shape), key=lambda t: t.start[2])
     expected = EXPECTED[name]
     assert len(found) == len(expected), [(t.designation, t.pitch, t.hand) for t in found]
@@ -188,7 +188,7 @@ def test_a_helical_spring_is_no_thread(fc, part):
     circle = part.Wire(part.makeCircle(0.8, start, tangent))
     sweep = part.Wire(helix.Edges).makePipeShell([circle], True, True)
     assert sweep.isValid() and sweep.Volume > 0
-    assert threads.has_modeled_thread(sweep)  # helical faces: exact booleans are skipped
+    assert thread_flanks.has_modeled_thread(sweep)  # helical faces: exact booleans are skipped
     assert threads.modeled_threads(sweep) == []
 
 
@@ -220,7 +220,7 @@ def test_blends_that_fit_a_screw_are_no_thread(fc, name):
     shape.read(os.path.join(DATA, name))
     faces = thread_flanks.free_form_samples(shape, 5)
     assert faces and all(thread_flanks.own_fit(s) is not None for s in faces)
-    assert not threads.has_modeled_thread(shape)
+    assert not thread_flanks.has_modeled_thread(shape)
     assert threads.modeled_threads(shape) == []
 
 

@@ -12,8 +12,9 @@ import sys
 import pytest
 from conftest import copy_repository
 
-from cadbench_wb import cases, dependencies
+from cadbench_wb.case_model import cases
 from cadbench_wb.gui import launch
+from cadbench_wb.runtime import dependencies
 
 pytestmark = pytest.mark.gui
 

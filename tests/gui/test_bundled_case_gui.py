@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 from scenario import metric_row, require_display_programs, scenario_report
 
-from cadbench_wb import cases
+from cadbench_wb.case_model import cases
 from cadbench_wb.gui import panel_model
 
 pytestmark = pytest.mark.gui

@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT
 from scenario import require_display_programs, scenario_report
 
-from cadbench_wb import cases
+from cadbench_wb.case_model import cases
 
 pytestmark = pytest.mark.gui
 

@@ -4,7 +4,7 @@ outside must find them: by their command line in /proc."""
 
 import os
 
-MODULES = ("cadbench_wb.worker", "cadbench_wb.campaign.worker_process")
+MODULES = ("cadbench_wb.runtime.worker", "cadbench_wb.campaign.worker_process")
 
 
 def scoring_children():

@@ -72,7 +72,7 @@ def runner_user():
     in the FreeCAD 1.0 chroot): the test would then prove nothing about cadbench."""
     if os.geteuid() != 0:
         return None
-    import pytest  # noqa: PLC0415
+    import pytest
 
     try:
         probe = subprocess.run(

@@ -80,7 +80,7 @@ def test_unreadable_candidate_names_the_os_reason(models):
 
 
 def _plate_dxf(path: str) -> str:
-    import ezdxf  # noqa: PLC0415
+    import ezdxf
 
     doc = ezdxf.new("R2010")
     doc.modelspace().add_lwpolyline([(0, 0), (80, 0), (80, 40), (0, 40)], close=True)
@@ -241,7 +241,7 @@ def test_names_that_are_not_utf8_in_the_drawing_front_doors(models, tmp_path):
 
 
 def test_the_escaped_form_of_names_that_are_not_utf8():
-    from cadbench_wb.inputs.checks import printable  # noqa: PLC0415
+    from cadbench_wb.inputs.checks import printable
 
     assert printable(os.fsdecode(b"caf\xe9.step")) == "caf\\xe9.step"  # Latin-1 byte
     assert printable("plain é.step") == "plain é.step"  # valid text is kept as it is

@@ -20,7 +20,8 @@ import pytest
 from children import scoring_children
 from conftest import run_cli
 
-from cadbench_wb import outcome, standard
+from cadbench_wb import standard
+from cadbench_wb.runtime import outcome
 
 MEMORY_MB = 2048  # enough for FreeCAD and a box; the fault hook allocates past it
 TIMEOUT_S = 20  # start, self-test and loading two boxes take 3-6 s: a margin of three or more
@@ -150,8 +151,8 @@ def test_workbench_scoring_thread(fc, files, death, monkeypatch):
 
 
 def _pool_outcome(files, death, tmp_path):
-    from cadbench_wb import runner
     from cadbench_wb.campaign import pool
+    from cadbench_wb.runtime import runner
 
     fault_file = tmp_path / "fault.txt"
     fault_file.write_text(f"{FAULTS[death]} {TOKEN}")
@@ -196,8 +197,8 @@ def cluster(files):
 
 @pytest.mark.parametrize("death", DEATHS)
 def test_dask_cluster(files, cluster, death):
-    from cadbench_wb import cases
     from cadbench_wb.campaign import distributed, pool
+    from cadbench_wb.case_model import cases
 
     local, fault_file = cluster
     fault_file.write_text(f"{FAULTS[death]} {TOKEN}")
@@ -222,7 +223,7 @@ def test_a_killed_child_is_killed_once_per_attempt_in_the_pool(files, tmp_path):
     with Killer() as killer:
         fault_file = tmp_path / "fault.txt"
         fault_file.write_text(f"hang:alignment {TOKEN}")
-        from cadbench_wb import runner
+        from cadbench_wb.runtime import runner
 
         env = runner.child_environment()
         env["CADBENCH_FAULT_FILE"] = str(fault_file)

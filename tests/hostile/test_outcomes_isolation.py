@@ -13,7 +13,7 @@ import pytest
 from children import scoring_children
 from conftest import ROOT, run_cli
 
-from cadbench_wb import outcome
+from cadbench_wb.runtime import outcome
 
 TOKEN = "victim"
 
@@ -190,7 +190,7 @@ def test_a_lost_dask_scheduler_ends_the_run_with_exit_6_and_keeps_what_finished(
         os.path.join(submissions, "sysA", "run1", f"box_{TOKEN}.step")
     )
     scheduler_file = tmp_path / "scheduler.json"
-    log = open(tmp_path / "dask.log", "wb")  # noqa: SIM115 - closed below
+    log = open(tmp_path / "dask.log", "wb")  # closed below
     scheduler = _dask("scheduler", "--scheduler-file", str(scheduler_file), "--port", "0",
                       "--no-dashboard", log=log)  # fmt: skip
     worker = None

@@ -13,8 +13,9 @@ import sys
 import pytest
 from conftest import ROOT
 
-from cadbench_wb import cases, standard
+from cadbench_wb import standard
 from cadbench_wb.campaign import batch, progress, reports, store
+from cadbench_wb.case_model import cases
 
 BOX = (10.0, 8.0, 6.0)
 STRETCH = 2.366  # a box stretched so along x holds the reference: shapeIoU = 1 / 2.366
@@ -43,7 +44,7 @@ def _settings(root, out="out"):
         workers=1,
         timeout=120,
         options={"only": ["shape"]},
-        progress_stream=open(os.devnull, "w"),  # noqa: SIM115 - closed with the process
+        progress_stream=open(os.devnull, "w"),  # closed with the process
     )
 
 

@@ -56,7 +56,7 @@ class Page:
             # The descriptors must be 3 and 4 in the child: dup2 there, and keep them open
             # (close_fds would close them after preexec_fn; os.pipe's own are not inherited).
             close_fds=False,
-            preexec_fn=on_fds_3_and_4,  # noqa: PLW1509 - only dup2 between fork and exec
+            preexec_fn=on_fds_3_and_4,  # only dup2 between fork and exec
         )
         os.close(commands_read)
         os.close(answers_write)

@@ -4,11 +4,11 @@ lines that name a defect, pattern callouts (no FreeCAD)."""
 
 import numpy as np
 
-from cadbench_wb import report
-from cadbench_wb.cases import Dimension
+from cadbench_wb.case_model.cases import Dimension
 from cadbench_wb.metrics import auto_targets
 from cadbench_wb.metrics.located import Geometry
 from cadbench_wb.metrics.located_dimensions import pattern_count
+from cadbench_wb.results import report
 
 
 def _plate_geometry():

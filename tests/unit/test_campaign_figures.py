@@ -4,11 +4,11 @@ and result functions."""
 
 import pytest
 
-from cadbench_wb import result as results
 from cadbench_wb.campaign import figures
 from cadbench_wb.campaign.layout import Submission
-from cadbench_wb.cases import Case
+from cadbench_wb.case_model.cases import Case
 from cadbench_wb.metrics import verdicts
+from cadbench_wb.results import result as results
 
 CASE = Case(id="c1", title="one", path="/cases/c1", reference="r.step", group="g1")
 ANCHOR = Case(id="c2", title="two", path="/cases/c2", reference="r.step", anchoring=True)

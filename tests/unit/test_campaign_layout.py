@@ -6,7 +6,7 @@ import json
 import pytest
 
 from cadbench_wb.campaign import layout, manifest
-from cadbench_wb.cases import Case
+from cadbench_wb.case_model.cases import Case
 from cadbench_wb.errors import UsageError
 
 IDS = ["bracket_01", "flange_02"]

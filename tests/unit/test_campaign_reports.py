@@ -8,11 +8,11 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from cadbench_wb import result as results
 from cadbench_wb.campaign import comparison, figures, reports
 from cadbench_wb.campaign.layout import Submission
-from cadbench_wb.cases import Case
+from cadbench_wb.case_model.cases import Case
 from cadbench_wb.metrics import verdicts
+from cadbench_wb.results import result as results
 
 CASES = [
     Case(id="k1", title="one", path="/c/k1", reference="r.step", group="g"),

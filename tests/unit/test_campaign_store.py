@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from cadbench_wb.campaign import store
-from cadbench_wb.cases import load_case
+from cadbench_wb.case_model.cases import load_case
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

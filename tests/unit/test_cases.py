@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from cadbench_wb import cases
+from cadbench_wb.case_model import cases
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CASES = os.path.join(ROOT, "cases")

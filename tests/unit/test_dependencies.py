@@ -3,8 +3,8 @@
 
 import sys
 
-from cadbench_wb import dependencies
-from cadbench_wb.dependencies import Package
+from cadbench_wb.runtime import dependencies
+from cadbench_wb.runtime.dependencies import Package
 
 
 def test_a_module_older_than_its_minimum_is_a_problem():
@@ -52,7 +52,7 @@ def test_advice_when_nothing_is_missing():
 
 
 def test_advice_outside_freecad_names_a_pip_install_debian_accepts(tmp_path, monkeypatch):
-    """`python3 -m cadbench_wb.dependencies` has no FreeCAD to ask: it advises pip's
+    """`python3 -m cadbench_wb.runtime.dependencies` has no FreeCAD to ask: it advises pip's
     --target into FreeCAD's own AdditionalPythonPackages folder, never `pip install --user`
     (Debian 12's Python refuses it: an externally managed environment, PEP 668)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))

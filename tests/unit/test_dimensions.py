@@ -6,10 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from cadbench_wb import dimensions as dims
 from cadbench_wb import standard
-from cadbench_wb.cases import Dimension
-from cadbench_wb.metrics import spectrum_geometry as geo
+from cadbench_wb.case_model.cases import Dimension
+from cadbench_wb.geometry import spectrum_geometry as geo
+from cadbench_wb.metrics import dimension_matching as dims
 
 
 def spectrum(mode="default", **families):

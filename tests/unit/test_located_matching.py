@@ -3,9 +3,9 @@
 
 import pytest
 
-from cadbench_wb import report
 from cadbench_wb.metrics.located import Correspondence, Geometry, max_offset
 from cadbench_wb.metrics.located_dimensions import located_figures
+from cadbench_wb.results import report
 
 
 def holes(*places, diagonal=100.0):

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The mesh-rebuild thresholds of standard.MESH_FEATURES that decide when a mesh is cut into
-analytic regions and when it is not applicable (metrics/mesh_segments.py), each at its
+analytic regions and when it is not applicable (geometry/mesh_segments.py), each at its
 boundary. The meshes are prisms over a constructed profile, so every figure (how many
 facets in a row, how many seeds fit nothing) follows from the profile."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cadbench_wb import standard
-from cadbench_wb.metrics import mesh_segments
+from cadbench_wb.geometry import mesh_segments
 
 SETTINGS = standard.MESH_FEATURES
 TOLERANCE = 3e-5  # mm: fit_rel of a part of 100 mm

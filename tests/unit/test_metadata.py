@@ -55,7 +55,7 @@ def test_package_xml_names_what_a_freecad_user_needs():
 def test_declared_python_packages_match_pyproject_and_the_allow_list():
     import tomllib
 
-    from cadbench_wb import dependencies
+    from cadbench_wb.runtime import dependencies
 
     with open(os.path.join(ROOT, "pyproject.toml"), "rb") as handle:
         declared = set(tomllib.load(handle)["project"]["dependencies"])

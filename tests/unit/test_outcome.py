@@ -5,8 +5,9 @@ import signal
 
 import pytest
 
-from cadbench_wb import errors, memory_use, outcome, standard
+from cadbench_wb import errors, standard
 from cadbench_wb.campaign import layout
+from cadbench_wb.runtime import memory_use, outcome
 
 JOB = outcome.Job("score", "/r/reference.step", "/c/cand.step", outcome.Options(only=("shape",)))
 LIMITS = outcome.Limits(30, 1000)
@@ -163,7 +164,9 @@ def test_names_that_are_not_utf8_are_shown_escaped():
 def test_a_case_loaded_once_is_rebuilt_equal_in_the_child():
     import os
 
-    from cadbench_wb import cases, resources, worker
+    from cadbench_wb import resources
+    from cadbench_wb.case_model import cases
+    from cadbench_wb.runtime import worker
 
     for case in cases.discover_cases(resources.CASES):
         job = outcome.Job(
@@ -187,7 +190,7 @@ def test_a_death_in_a_metric_stage_is_judged_by_its_control_on_the_candidates_po
     """runner.settled, with the jobs it starts recorded: the control of a death in a metric
     stage is that stage on the reference in the candidate's pose; when it dies too the job
     is run again with that metric left unchecked, and the figures of that run stand."""
-    from cadbench_wb import runner
+    from cadbench_wb.runtime import runner
 
     pose = tuple(float(i) for i in range(12))
     died = outcome.Ending(outcome.Stage("shapeIoU", "/c/cand.step", pose), returncode=-11)

@@ -4,7 +4,7 @@
 import pytest
 import yaml
 
-from cadbench_wb import cases
+from cadbench_wb.case_model import cases
 from cadbench_wb.gui import authoring_model, detail_rows, panel_model
 from cadbench_wb.gui.panel_model import COLOURS, FAIL, NOT_APPLICABLE, NOT_CHECKED, NOT_RUN, PASS
 

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from cadbench_wb.metrics import sampling
+from cadbench_wb.geometry import sampling
 
 
 def _cube():

@@ -4,9 +4,11 @@
 import numpy as np
 import pytest
 
-from cadbench_wb import fingerprint, standard
-from cadbench_wb.metrics import crosscheck, rigid, sampling, verdicts
-from cadbench_wb.result import rounded
+from cadbench_wb import standard
+from cadbench_wb.geometry import rigid, sampling
+from cadbench_wb.metrics import crosscheck, verdicts
+from cadbench_wb.results import fingerprint
+from cadbench_wb.results.result import rounded
 
 PARAMS = standard.CROSS_CHECK
 
@@ -139,7 +141,7 @@ def test_proper_rotations_only():
 
 
 def test_json_never_prints_a_negative_zero():
-    from cadbench_wb import result as results
+    from cadbench_wb.results import result as results
 
     data = {"a": -0.0, "b": [0.0, -0.0, (-0.0, 1.5)], "c": {"d": -0.0}, "e": -2.0}
     text = results.to_json(data) + results.dumps(data)

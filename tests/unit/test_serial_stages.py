@@ -4,7 +4,7 @@ run at once (campaigns, the demo), unless the environment says otherwise. Pure."
 
 import pytest
 
-from cadbench_wb import runner
+from cadbench_wb.runtime import runner
 
 
 def test_as_many_scorings_as_cores_keep_every_stage_in_the_scoring_process():

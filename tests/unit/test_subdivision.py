@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from cadbench_wb.metrics.subdivision import subdivided
+from cadbench_wb.geometry.subdivision import subdivided
 
 
 def _areas(triangles):

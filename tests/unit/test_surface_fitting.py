@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Analytic surfaces fitted to points (metrics/surface_fitting.py): each constructed
+"""Analytic surfaces fitted to points (geometry/surface_fitting.py): each constructed
 surface comes back with its own parameters, the simplest kind wins, and the residual
 tolerance holds at its boundary."""
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cadbench_wb import standard
-from cadbench_wb.metrics import surface_fitting
+from cadbench_wb.geometry import surface_fitting
 
 TOLERANCE = 1e-5  # mm: what standard.MESH_FEATURES fit_rel gives a part of about 30 mm
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Boundary vertices moved onto the fitted surfaces they lie between
-(metrics/surface_snapping.py): the expected points are the constructions' own (a circle
+(geometry/surface_snapping.py): the expected points are the constructions' own (a circle
 where a plane cuts a cylinder, the line two planes share), and the one threshold it reads,
 recognition's smooth_deg, at its boundary."""
 
@@ -9,8 +9,8 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.metrics import surface_snapping
-from cadbench_wb.metrics.surface_fitting import Surface
+from cadbench_wb.geometry import surface_snapping
+from cadbench_wb.geometry.surface_fitting import Surface
 
 SMOOTH_DEG = standard.FEATURES["recognition"]["smooth_deg"]
 Z = np.array([0.0, 0.0, 1.0])

@@ -12,14 +12,15 @@ import io
 import re
 import xml.etree.ElementTree as ElementTree
 
-from cadbench_wb import report, standard
-from cadbench_wb import result as results
+from cadbench_wb import standard
 from cadbench_wb.campaign import figures, reports
 from cadbench_wb.campaign.layout import Submission
-from cadbench_wb.cases import Case
+from cadbench_wb.case_model.cases import Case
 from cadbench_wb.gui import detail_rows, panel_model
 from cadbench_wb.metrics import registry, result_rows, verdicts
 from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, NOT_CHECKED, NOT_RUN, PASS
+from cadbench_wb.results import report
+from cadbench_wb.results import result as results
 
 
 def _threshold(metric):

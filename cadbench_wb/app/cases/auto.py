@@ -18,11 +18,11 @@ import tempfile
 
 import yaml
 
-from cadbench_wb import dimensions as dims
-from cadbench_wb import freecad_env
-from cadbench_wb.cases import Case, Dimension
+from cadbench_wb.case_model.cases import Case, Dimension
 from cadbench_wb.errors import CadbenchError
 from cadbench_wb.metrics import auto_targets
+from cadbench_wb.metrics import dimension_matching as dims
+from cadbench_wb.runtime import freecad_env
 
 GENERATOR = "cadbench case new"
 # The spectrum automatic targets are measured in: hole positions and pitches are what a
@@ -41,10 +41,10 @@ class NotDimensionable(CadbenchError):
 
 def authored(reference_path: str, case_id: str, title: str, stage=lambda name: None) -> dict:
     """The case.yaml data of an automatic case for this reference (plain, ordered)."""
-    from cadbench_wb import result as results  # noqa: PLC0415
-    from cadbench_wb.app import loading  # noqa: PLC0415
     from cadbench_wb.app.dimensions.measured_geometry import geometry_of  # noqa: PLC0415
     from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of  # noqa: PLC0415
+    from cadbench_wb.app.model import loading  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
 
     stage("reference")
     model = loading.load_model(reference_path, "reference")

@@ -16,9 +16,9 @@ import tempfile
 
 import numpy as np
 
-from cadbench_wb import dimensions as dims
-from cadbench_wb.errors import CadbenchError
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.errors import CadbenchError, DeliveryFailure
+from cadbench_wb.metrics import dimension_matching as dims
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 # Volumes of a regenerated file and the existing one agree within this (relative).
 SAME_VOLUME_REL = 1e-6
@@ -84,7 +84,7 @@ def build_missing(case) -> list[str]:
 def verify(case) -> tuple[list[str], list[str]]:
     """(problems, notes) of a case: its reference loads, regenerated files mean the same
     as the existing ones, and each dimension's declared spectrum is what measuring finds."""
-    from cadbench_wb.app import loading  # noqa: PLC0415
+    from cadbench_wb.app.model import loading  # noqa: PLC0415 - heavy: loaded on first use
 
     problems, notes = [], []
     has_reference = os.path.exists(case.reference_path)
@@ -125,7 +125,7 @@ def verify(case) -> tuple[list[str], list[str]]:
 def _located_notes(case, reference, problems, notes):
     """Where located matching finds each target (inferred bindings to confirm) and why
     the unmeasurable ones are (app/dimensions/location.py)."""
-    from cadbench_wb.app.dimensions import location  # noqa: PLC0415
+    from cadbench_wb.app.dimensions import location  # noqa: PLC0415 - heavy: loaded on first use
 
     if not case.dimensions:
         return problems, notes
@@ -138,7 +138,7 @@ def _located_notes(case, reference, problems, notes):
 
 def _declaration_problems(case, shape) -> list[str]:
     """Each dimension's ``spectrum:`` says where it is measurable; check that it is."""
-    from cadbench_wb.app.dimensions.spectrum import spectrum_of  # noqa: PLC0415
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of  # noqa: PLC0415 - heavy: loaded on first use
 
     default = spectrum_of(shape, "default")
     extended = spectrum_of(shape, "extended")
@@ -158,9 +158,9 @@ def _declaration_problems(case, shape) -> list[str]:
 def _difference(existing: str, regenerated: str, is_reference: bool) -> str | None:
     """Why two files do not hold the same model (None when they do). Files that are no
     model (the broken samples) mean the same when they fail for the same reason."""
-    import Part  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
-    from cadbench_wb.app.dimensions.spectrum import spectrum_of  # noqa: PLC0415
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of  # noqa: PLC0415 - heavy: loaded on first use
 
     first, second = _model_or_failure(existing), _model_or_failure(regenerated)
     if isinstance(first, str) or isinstance(second, str):
@@ -188,8 +188,7 @@ def _difference(existing: str, regenerated: str, is_reference: bool) -> str | No
 
 def _model_or_failure(path: str):
     """The scored shape of a model file, or the reason it delivers none."""
-    from cadbench_wb.app import loading  # noqa: PLC0415
-    from cadbench_wb.errors import DeliveryFailure  # noqa: PLC0415
+    from cadbench_wb.app.model import loading  # noqa: PLC0415 - heavy: loaded on first use
 
     try:
         return loading.load_model(path, "candidate").shape

@@ -9,7 +9,7 @@ its construction (a wrong diameter, a missing feature).
 
 import os
 
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 # A pose far from the reference's: a rotation about a skew axis plus a shift, so a scorer
 # that forgot to align could not pass by accident.

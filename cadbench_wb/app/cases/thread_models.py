@@ -9,8 +9,8 @@ used), a PartDesign::Hole with Threaded and ModelThread for a nut. Each takes 1-
 import math
 import os
 
-from cadbench_wb.app.kernel_compat import attach
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.app.model.kernel_compat import attach
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 # Hex bolt M8 x 30 (ISO 4017 proportions) and hex nut M10 (ISO 4032 proportions).
 BOLT = {"major": 8.0, "length": 30.0, "thread_length": 22.0, "across_flats": 13.0,

@@ -12,6 +12,7 @@ import math
 
 from cadbench_wb import standard
 from cadbench_wb.app.dimensions.measured_geometry import geometry_of
+from cadbench_wb.metrics import dimension_matching as dims
 from cadbench_wb.metrics import located_dimensions, unmeasurable
 from cadbench_wb.metrics.located import Correspondence
 
@@ -88,8 +89,8 @@ def resolved_place(dimension, declared: dict, shape) -> dict:
 
 
 def _faces_through(shape, point, tolerance) -> list[int]:
-    import FreeCAD  # noqa: PLC0415
-    import Part  # noqa: PLC0415
+    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     vector = FreeCAD.Vector(*point)
     vertex = Part.Vertex(vector)
@@ -105,7 +106,7 @@ def _faces_through(shape, point, tolerance) -> list[int]:
 def _has_direction(face, point, direction: str, declared: dict) -> bool:
     """Whether the face's normal at the point (planes) or its axis (surfaces of
     revolution) is parallel to the declared vector, either sense."""
-    import FreeCAD  # noqa: PLC0415
+    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
 
     wanted = FreeCAD.Vector(*declared[direction])
     surface = face.Surface
@@ -214,8 +215,7 @@ def explain(outcomes, spectrum, geometry, extended=None, threads=()) -> None:
 def authoring_notes(case, model) -> list[str]:
     """`case verify`'s lines on each target: where located matching finds it on the
     reference (an inferred binding for the author to confirm), or why it cannot."""
-    from cadbench_wb import dimensions as dims  # noqa: PLC0415
-    from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of  # noqa: PLC0415
+    from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of  # noqa: PLC0415 - heavy: loaded on first use
 
     shape = model.shape
     diagonal = diagonal_of(shape)

@@ -13,7 +13,7 @@ distances (straight and along each plane direction) and bolt-circle diameters.
 
 Every measurement names the sub-elements it comes from (``Face3``, ``Edge7``) so the GUI
 can select them. Work stays near-linear: planes are bucketed by normal direction and only
-levels of one direction are paired (pruned beyond a count, metrics/spectrum_geometry.py).
+levels of one direction are paired (pruned beyond a count, geometry/spectrum_geometry.py).
 """
 
 import math
@@ -21,8 +21,8 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.dimensions import Block, Spectrum
-from cadbench_wb.metrics import spectrum_geometry as geo
+from cadbench_wb.geometry import spectrum_geometry as geo
+from cadbench_wb.metrics.dimension_matching import Block, Spectrum
 
 
 def spectrum_of(shape, mode: str = "default", diagonal: float | None = None) -> Spectrum:

@@ -17,11 +17,11 @@ does not hold, ``unmeasurableReason``; ``dimensionLocated`` sums it up.
 
 import time
 
-from cadbench_wb import dimensions as dims
 from cadbench_wb.app.dimensions import location
 from cadbench_wb.app.dimensions.measured_geometry import geometry_of
 from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of
 from cadbench_wb.errors import UsageError
+from cadbench_wb.metrics import dimension_matching as dims
 from cadbench_wb.metrics import verdicts
 
 METRIC = "dimensionRecall"

@@ -26,12 +26,14 @@ a fork (time_budget.py says why), in the scoring process's group and under its l
 
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
-from cadbench_wb import runner
+from cadbench_wb.runtime import runner
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 # CADBENCH_SERIAL_STAGES=1 draws in the scoring process (the baseline of tools/bench_whole_job.py,
 # the test that both ways give the same result, campaigns that keep every core busy).
@@ -56,7 +58,7 @@ def started(reference, case, options: dict, result: dict):
         ahead = DrawingsAhead(case)
     except OSError:
         return None
-    from cadbench_wb.app.drawing import stage  # noqa: PLC0415
+    from cadbench_wb.app.drawing import stage  # noqa: PLC0415 - heavy: loaded on first use
 
     cache_dir = stage.reference_cache_dir(reference, case, options, result)
     if not os.path.isfile(os.path.join(cache_dir, "drawing.json")):
@@ -136,8 +138,6 @@ class DrawingsAhead:
     def drawn(self, role: str, folder: str):
         """The child's drawing of role, its files copied into folder/role, or None (not
         submitted, or the child died first): the caller then draws it itself."""
-        import shutil  # noqa: PLC0415
-
         while role in self.submitted and role not in self.answers and self._reply():
             pass
         found = self.answers.get(role)
@@ -170,8 +170,6 @@ class DrawingsAhead:
 
     def close(self) -> dict:
         """End the child (once); {timing key: seconds}: the CPU it used in all."""
-        import shutil  # noqa: PLC0415
-
         if self.closed:
             return {}
         self.closed = True
@@ -197,12 +195,11 @@ def serve(reply_fd: int) -> None:
     and name it on reply_fd when its answer is written."""
     runner._die_with_parent()
     replies = os.fdopen(reply_fd, "w")
-    from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
 
     import_freecad()
-    import TechDraw  # noqa: F401, PLC0415
+    import TechDraw  # noqa: F401, PLC0415 - FreeCAD-only
 
-    from cadbench_wb.app.drawing import stage  # noqa: PLC0415
+    from cadbench_wb.app.drawing import stage  # noqa: PLC0415 - heavy: loaded on first use
 
     read = {}  # (role, path): the shape read ahead of its drawing
     for line in sys.stdin:
@@ -211,7 +208,7 @@ def serve(reply_fd: int) -> None:
             os.abort()
         try:
             answered = _draw_job(job, stage, read)
-        except Exception:  # noqa: BLE001 - no answer file: the stage draws it itself
+        except Exception:  # no answer file: the stage draws it itself
             answered = True
         if answered:
             replies.write(os.path.basename(job) + "\n")
@@ -220,8 +217,7 @@ def serve(reply_fd: int) -> None:
 
 def _draw_job(job: str, stage, read: dict) -> bool:
     """Do one job; False for a read-only one (nobody waits for it)."""
-    from cadbench_wb.app import loading  # noqa: PLC0415
-    from cadbench_wb.app.shape import placement  # noqa: PLC0415
+    from cadbench_wb.app.model import loading, placement  # noqa: PLC0415 - at the first job
 
     with open(os.path.join(job, "job.pickle"), "rb") as handle:
         order = pickle.load(handle)

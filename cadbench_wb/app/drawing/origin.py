@@ -6,6 +6,8 @@ that most (model vertex, view vertex) pairs share is the centre. Pure (numpy); u
 plain views (drawing.view_origin) and the sections (drawing_section.section_origin).
 """
 
+import numpy as np
+
 from cadbench_wb import standard
 
 _VIEWS = standard.DRAWING["views"]
@@ -16,8 +18,6 @@ def shared_offset(model, seen):
     and a view vertex differ by, or None when no offset stands out: fewer than
     origin_min_pairs pairs share one, or two offsets tie (a symmetric part's few vertices).
     Offsets within origin_bin_mm of one another are one."""
-    import numpy as np  # noqa: PLC0415
-
     model, seen = np.asarray(model, dtype=float), np.asarray(seen, dtype=float)
     if len(model) < 1 or len(seen) < _VIEWS["origin_min_pairs"]:
         return None

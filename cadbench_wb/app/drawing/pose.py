@@ -7,6 +7,8 @@ views plus those a feature needs, and which views TechDraw projects polygonally.
 
 import math
 
+import numpy as np
+
 from cadbench_wb import standard
 
 ORTHOGRAPHIC = ("Front", "Top", "Right")
@@ -44,9 +46,7 @@ def squared_up(shape) -> tuple:
     rotation's angle in degrees. A candidate aligned onto its reference carries the
     alignment's last thousandths of a degree: its holes would project as ellipses and its
     edges miss the levels of a square view. Faces meant to be inclined stay as they are."""
-    import numpy as np  # noqa: PLC0415
-
-    from cadbench_wb.app.shape import placement  # noqa: PLC0415
+    from cadbench_wb.app.model import placement  # noqa: PLC0415 - heavy: loaded on first use
 
     pairs = []  # (weight, direction, the axis it is turned onto)
     limit = math.cos(math.radians(SQUARE_TOLERANCE_DEG))
@@ -87,8 +87,6 @@ def _rotation_angle_deg(rotation) -> float:
     """A rotation's angle in degrees, also when tiny: acos of the trace loses every turn
     under ~1e-8 rad (1 - cos is then below the float's resolution), and a pose read from
     ten printed digits is off by 1e-10 rad -- enough for TechDraw to miss its holes."""
-    import numpy as np  # noqa: PLC0415
-
     r = np.asarray(rotation)
     sine = np.linalg.norm([r[2, 1] - r[1, 2], r[0, 2] - r[2, 0], r[1, 0] - r[0, 1]]) / 2
     return math.degrees(math.atan2(sine, (np.trace(r) - 1) / 2))
@@ -96,8 +94,6 @@ def _rotation_angle_deg(rotation) -> float:
 
 def _turn_onto(v, target):
     """The rotation matrix of the least turn taking unit vector v onto unit vector target."""
-    import numpy as np  # noqa: PLC0415
-
     axis = np.cross(v, target)
     sine, cosine = np.linalg.norm(axis), float(v @ target)
     if sine < 1e-15:
@@ -109,7 +105,7 @@ def _turn_onto(v, target):
 
 def _face_direction(face):
     """A plane's normal or a cylinder's or cone's axis (sign as given)."""
-    import Part  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     surface = face.Surface
     if isinstance(surface, Part.Plane):
@@ -123,7 +119,7 @@ def _face_direction(face):
 def lying_down(shape) -> tuple:
     """The shape turned so that its longest extent runs across the front view, as a
     drafter draws a shaft lying; (shape, what was turned) -- the dimensions are the same."""
-    import FreeCAD  # noqa: PLC0415
+    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
 
     box = shape.BoundBox
     lengths = {"x": box.XLength, "y": box.YLength, "z": box.ZLength}
@@ -140,7 +136,7 @@ def facing_front(shape) -> tuple:
     """The shape turned about x so that the front view shows its larger side: a plate is
     drawn with its face in the front view and its thickness in the top view, not as an
     edge-on sliver; (shape, what was turned)."""
-    import FreeCAD  # noqa: PLC0415
+    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
 
     box = shape.BoundBox
     if box.YLength <= FACING_RATIO * box.ZLength:
@@ -170,7 +166,7 @@ def view_sizes(shape, names) -> dict:
 def extra_views(shape) -> tuple:
     """The rear, bottom or left-hand views a drafter adds: where a hole or boss shows its
     circle only from there (a counterbore on the underside)."""
-    import Part  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     seen_from = {}
     # Planes by the edges they hold (shape.ancestorsOfType per edge took 3 s on 270 faces).
@@ -232,7 +228,7 @@ def is_heavy(shape) -> bool:
     """Whether exact hidden-line removal would take minutes: a modelled thread (a helix of
     B-spline or swept faces). Measured on an M8 bolt: 25 s for a side view, 230 s looking
     at its tip, under a second with TechDraw's polygonal removal (CoarseView)."""
-    import Part  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     exact = (Part.Plane, Part.Cylinder, Part.Cone, Part.Sphere, Part.Toroid)
     free_form = sum(not isinstance(f.Surface, exact) for f in shape.Faces)

@@ -169,7 +169,7 @@ def add_section(doc, page, model, base, plane, scale, index=0):
         if name in section.PropertiesList:
             try:
                 setattr(section, name, value)
-            except Exception:  # noqa: BLE001 - an enumeration without this value
+            except Exception:  # an enumeration without this value
                 pass
     section.Source = [model]
     return section
@@ -189,7 +189,7 @@ def section_origin(item, shape, plane):
     while True:
         try:
             vertex = item.getVertexByIndex(index)
-        except Exception:  # noqa: BLE001 - TechDraw raises past the last vertex
+        except Exception:  # TechDraw raises past the last vertex
             break
         seen.append((vertex.Point.x, vertex.Point.y))
         index += 1

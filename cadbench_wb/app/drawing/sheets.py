@@ -10,6 +10,8 @@ else FreeCAD's own, found by name (FreeCAD 0.20: *_Landscape_ISO7200TD.svg; 1.0:
 
 import os
 
+from cadbench_wb import resources
+
 SHEETS = ("A4", "A3", "A2", "A1", "A0")  # smallest first
 DEFAULT_SHEET = "A3"
 TEMPLATE_NAMES = ("{sheet}_Landscape_ISO7200TD.svg", "{sheet}_Landscape_TD.svg")
@@ -20,8 +22,6 @@ def sheet_templates(freecad, default_path: str, areas_of) -> dict:
 
     default_path: the A3 template; areas_of(path) -> (frame, title block), raising when
     the template states neither."""
-    from cadbench_wb import resources  # noqa: PLC0415
-
     folders = (
         resources.TEMPLATES,
         os.path.join(freecad.getResourceDir(), "Mod", "TechDraw", "Templates"),
@@ -39,7 +39,7 @@ def sheet_templates(freecad, default_path: str, areas_of) -> dict:
                 continue
             try:
                 found[sheet] = (path, *areas_of(path))
-            except Exception:  # noqa: BLE001 - a template without a stated frame is no sheet
+            except Exception:  # a template without a stated frame is no sheet
                 continue
             break
     return found

@@ -20,9 +20,9 @@ import shutil
 import tempfile
 import time
 
-from cadbench_wb import fingerprint
-from cadbench_wb import result as results
 from cadbench_wb.metrics import verdicts
+from cadbench_wb.results import fingerprint
+from cadbench_wb.results import result as results
 
 METRIC = "drawingMatch"
 PROJECTION = "first"  # ISO's default; the projection changes places, not printed values

@@ -10,11 +10,13 @@ TechDraw.viewPartAsSvg draws it, and the dimensions exactly as the DXF export ho
 import html
 import math
 
+from cadbench_wb.drafting.exported_dxf import dxf_document, repaired_text
+
 
 def write_svg(path: str, template, items: dict, dxf_path: str) -> None:
     """The page as SVG: the filled template, each view as TechDraw.viewPartAsSvg draws it,
     and the dimensions exactly as the DXF holds them (their blocks' lines, arrows, text)."""
-    import TechDraw  # noqa: PLC0415
+    import TechDraw  # noqa: PLC0415 - FreeCAD-only
 
     with open(template.PageResult, encoding="utf-8") as handle:
         page = handle.read()
@@ -42,8 +44,7 @@ def _absolute(item) -> tuple:
 
 
 def _dimensions_svg(dxf_path: str, height: float) -> str:
-    from cadbench_wb.drafting import text as drafting_text  # noqa: PLC0415
-    from cadbench_wb.drafting.readback import dxf_document, repaired_text  # noqa: PLC0415
+    from cadbench_wb.drafting import text as drafting_text  # noqa: PLC0415 - heavy: loaded on first use
 
     doc = dxf_document(dxf_path)
     out = ['<g id="dimensions" stroke="#000000" stroke-width="0.25" fill="none">']
@@ -93,19 +94,17 @@ def _arc_svg(arc, height: float) -> str:
 def write_png(dxf_path: str, png_path: str, dpi: int = 100) -> None:
     """The DXF as a PNG, black on white, to look at (ezdxf's drawing add-on with its
     matplotlib back end: what the read-back reads, not the assembled SVG)."""
-    import matplotlib  # noqa: PLC0415
+    import matplotlib  # noqa: PLC0415 - heavy: loaded on first use
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-    from ezdxf.addons.drawing import Frontend, RenderContext  # noqa: PLC0415
-    from ezdxf.addons.drawing.config import (  # noqa: PLC0415
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - heavy: loaded on first use
+    from ezdxf.addons.drawing import Frontend, RenderContext  # noqa: PLC0415 - heavy: loaded on first use
+    from ezdxf.addons.drawing.config import (  # noqa: PLC0415 - heavy: loaded on first use
         BackgroundPolicy,
         ColorPolicy,
         Configuration,
     )
-    from ezdxf.addons.drawing.matplotlib import MatplotlibBackend  # noqa: PLC0415
-
-    from cadbench_wb.drafting.readback import dxf_document, repaired_text  # noqa: PLC0415
+    from ezdxf.addons.drawing.matplotlib import MatplotlibBackend  # noqa: PLC0415 - heavy: loaded on first use
 
     doc = dxf_document(dxf_path)
     # TechDraw's UTF-8 read as cp1252 ('âŒ€10'): shown repaired, as the read-back reads it

@@ -16,18 +16,21 @@ import os
 import re
 import sys
 
+import numpy as np
+
 from cadbench_wb import resources, standard
-from cadbench_wb.app import kernel_compat
 from cadbench_wb.app.drawing import origin as drawing_origin
 from cadbench_wb.app.drawing import pose as drawing_pose
 from cadbench_wb.app.drawing import section as drawing_section
 from cadbench_wb.app.drawing import sheets as drawing_sheets
 from cadbench_wb.app.drawing import svg as drawing_svg
 from cadbench_wb.app.drawing.pose import ISO, ORTHOGRAPHIC
+from cadbench_wb.app.model import kernel_compat
+from cadbench_wb.drafting import candidates as drawing_candidates
 from cadbench_wb.drafting import layout as drawing_layout
 from cadbench_wb.drafting import plan as drawing_plan
 from cadbench_wb.errors import CadbenchError
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 TEMPLATE = "A3_Landscape_ISO7200TD.svg"
 SHEET = "A3"
@@ -115,7 +118,7 @@ def _document_name(freecad) -> str:
 
 
 def _draw(freecad, doc, shape, out_dir, case, projection, title, planned=None) -> dict:
-    import TechDraw  # noqa: PLC0415
+    import TechDraw  # noqa: PLC0415 - FreeCAD-only
 
     shape, squared, turned = drawing_pose.posed(shape)
     if planned is not None:
@@ -164,7 +167,7 @@ def _draw(freecad, doc, shape, out_dir, case, projection, title, planned=None) -
             for name in items
         ]
         seen.clear()  # the recompute below may run hidden-line removal again
-        candidates = drawing_plan.candidates_of([v for v in views if v.name != ISO])
+        candidates = drawing_candidates.candidates_of([v for v in views if v.name != ISO])
         chosen = drawing_plan.chosen_dimensions(candidates, targets)
         sheet, plan = drawing_layout.sheet_layout(
             views, chosen, areas, sheet, projection, scales, floor
@@ -290,7 +293,7 @@ def _views(doc, page, model, projection, scale, names=ORTHOGRAPHIC, coarse=()) -
     """Front, top and right views in a projection group, and the isometric view on its
     own (it may be drawn at a smaller scale). The model is attached last: every change to
     a view with a source runs hidden-line removal again, the costly step."""
-    import FreeCAD  # noqa: PLC0415
+    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
 
     group = doc.addObject("TechDraw::DrawProjGroup", "Views")
     page.addView(group)
@@ -377,8 +380,8 @@ def view_geometry(
     view, curves are chains of short lines: only long horizontal and vertical lines count
     as outline there, so a thread's zigzag gives no levels. seen: view vertices read since
     the last recompute, by view name (view_vertices)."""
-    import Part  # noqa: PLC0415
-    import TechDraw  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
+    import TechDraw  # noqa: PLC0415 - FreeCAD-only
 
     edges = _indexed(item.getEdgeByIndex)
     vertices = list(enumerate(view_vertices(item, seen)))
@@ -447,8 +450,7 @@ def view_origin(front, top, shape, seen: dict | None = None):
     model vertex seen along the view, less the centre, so the offset that most pairs of
     (model vertex, view vertex) share is the centre (front: x and z, top: y). seen: as
     view_vertices takes it."""
-    import FreeCAD  # noqa: PLC0415
-    import numpy as np  # noqa: PLC0415
+    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
 
     model = np.array([(v.X, v.Y, v.Z) for v in shape.Vertexes])
     found = []
@@ -506,7 +508,7 @@ def _indexed(getter) -> list:
 
 def _cylinders(shape) -> list:
     """(axis, point on the axis, radius) of every cylindrical face."""
-    import Part  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     return [
         (face.Surface.Axis, face.Surface.Center, face.Surface.Radius)
@@ -534,7 +536,7 @@ def _on_cylinder(cylinders, center, radius, frame) -> bool:
 
 def _shafts(shape, origin, direction, x_dir, y_dir) -> list:
     """Outer cylinders (at least a half turn) with their axis along the view's x or y."""
-    import Part  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     found = set()
     for face in shape.Faces:
@@ -561,7 +563,7 @@ def _shafts(shape, origin, direction, x_dir, y_dir) -> list:
 def _add_dimensions(doc, page, items, views, plan) -> tuple:
     """TechDraw dimensions for the placed labels; those TechDraw measures differently from
     the plan are removed (a reference that does not mean what the plan thought)."""
-    import FreeCAD  # noqa: PLC0415
+    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
 
     cosmetic_count = {}
     made = []

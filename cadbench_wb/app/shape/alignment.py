@@ -24,10 +24,9 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.app import mesh_solid
-from cadbench_wb.app.shape import meshing
-from cadbench_wb.metrics import icp, rigid, sampling
-from cadbench_wb.metrics.sampling import ColumnOccupancy
+from cadbench_wb.app.model import mesh_solid, meshing
+from cadbench_wb.geometry import icp, rigid, sampling
+from cadbench_wb.geometry.sampling import ColumnOccupancy
 
 
 @dataclasses.dataclass

@@ -17,7 +17,7 @@ import os
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.app.shape import meshing
+from cadbench_wb.app.model import meshing
 
 NAMES = {"missing": "diff_missing", "extra": "diff_extra", "common": "diff_common"}
 

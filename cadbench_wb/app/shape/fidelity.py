@@ -7,11 +7,11 @@ import time
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.app import mesh_solid
-from cadbench_wb.app.shape import meshing, time_budget
-from cadbench_wb.app.shape.placement import placed  # noqa: F401 - its old home
-from cadbench_wb.app.threads import recognition as threads
-from cadbench_wb.metrics import crosscheck, sampling
+from cadbench_wb.app.model import mesh_solid, meshing, thread_flanks
+from cadbench_wb.app.model.placement import placed  # noqa: F401 - its old home
+from cadbench_wb.app.shape import time_budget
+from cadbench_wb.geometry import sampling
+from cadbench_wb.metrics import crosscheck
 
 
 def exact_booleans(reference, candidate, fuzzy: float = 0.0, keep_shapes: bool = True) -> dict:
@@ -168,7 +168,7 @@ def shape_figures(
     start = time.perf_counter()
     skipped = exact_work_refusal(_face_count(reference), _face_count(candidate_aligned), meshed)
     # Modeled threads: meshed at Part's 0.1 rad (meshing.cross_check_meshes), exact skipped.
-    threaded = threads.has_modeled_thread(reference) or threads.has_modeled_thread(
+    threaded = thread_flanks.has_modeled_thread(reference) or thread_flanks.has_modeled_thread(
         candidate_aligned
     )
     if skipped is None and not standard.CROSS_CHECK["exact_booleans_on_threads"] and threaded:

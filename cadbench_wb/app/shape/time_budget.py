@@ -16,16 +16,14 @@ It reads both shapes as BREP (an exact round trip) and writes back volumes and p
 """
 
 import json
-import math
 import os
 import select
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 
-from cadbench_wb import runner
+from cadbench_wb.runtime import runner
 
 
 class BudgetSpent(Exception):
@@ -56,7 +54,7 @@ class ExactWorker:
 
     def __init__(self):
         self.process = runner.child_interpreter(
-            "from cadbench_wb.app.shape import time_budget; time_budget.serve()",
+            "from cadbench_wb.app.shape import exact_child; exact_child.serve()",
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -192,77 +190,3 @@ class ExactJob:
     def close(self) -> None:
         self.worker.close()
         self.folder.cleanup()
-
-
-def serve() -> None:
-    """The child's loop: import FreeCAD once, then run each job folder named on stdin."""
-    from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
-
-    import_freecad()
-    for line in sys.stdin:
-        folder = line.strip()
-        before = _cpu_seconds()
-        try:
-            _limit_cpu(folder, before)
-            child(folder)
-        except Exception:  # noqa: BLE001 - no result.json tells the parent it failed
-            pass
-        sys.stdout.write(f"done {_cpu_seconds() - before:.3f}\n")
-        sys.stdout.flush()
-
-
-def _cpu_seconds() -> float:
-    """CPU seconds (user + system, all threads) this process has spent."""
-    times = os.times()
-    return times.user + times.system
-
-
-def _limit_cpu(folder: str, spent: float) -> None:
-    """Let this process spend at most the job's cpu_budget_s more CPU seconds: past them
-    the kernel sends SIGXCPU, whose default action ends the process (OCC holds the
-    interpreter, so a Python handler could not run). RLIMIT_CPU counts whole seconds: the
-    limit is rounded up. No core file is written."""
-    if not cpu_limit_available():
-        return
-    import resource  # noqa: PLC0415
-
-    with open(os.path.join(folder, "job.json")) as handle:
-        budget = json.load(handle).get("cpu_budget_s")
-    if budget is None:
-        return
-    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    soft = math.ceil(spent + max(budget, 0.0))
-    if hard != resource.RLIM_INFINITY:
-        soft = min(soft, hard)
-    resource.setrlimit(resource.RLIMIT_CPU, (max(soft, 1), hard))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
-
-
-def child(folder: str) -> None:
-    """The child's side: read the job, compute, write result.json (last, so a killed child
-    leaves no half answer)."""
-    from cadbench_wb.freecad_env import import_freecad  # noqa: PLC0415
-
-    import_freecad()
-    import Part  # noqa: PLC0415
-
-    from cadbench_wb.app.shape import fidelity as shape_fidelity  # noqa: PLC0415
-
-    with open(os.path.join(folder, "job.json")) as handle:
-        job = json.load(handle)
-    reference = Part.read(os.path.join(folder, "a.brep"))
-    candidate = Part.read(os.path.join(folder, "b.brep"))
-    reference = reference.Solids[0] if len(reference.Solids) == 1 else reference
-    candidate = candidate.Solids[0] if len(candidate.Solids) == 1 else candidate
-    found = shape_fidelity.exact_booleans(reference, candidate, job["fuzzy"], job["keep_shapes"])
-    files = {}
-    for key, shape in found.pop("shapes").items():
-        files[key] = None
-        if shape is not None:
-            files[key] = f"piece_{key}.brep"
-            shape.exportBrep(os.path.join(folder, files[key]))
-    found["shape_files"] = files
-    partial = os.path.join(folder, "result.part")
-    with open(partial, "w") as handle:
-        json.dump(found, handle)
-    os.replace(partial, os.path.join(folder, "result.json"))

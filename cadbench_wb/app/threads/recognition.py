@@ -22,8 +22,7 @@ import os
 import numpy as np
 
 from cadbench_wb import resources, standard
-from cadbench_wb.app import mesh_solid
-from cadbench_wb.app.threads import flanks as thread_flanks
+from cadbench_wb.app.model import mesh_solid, thread_flanks
 
 DATA_DIR = os.path.join(resources.ROOT, "resources", "data")
 
@@ -121,63 +120,6 @@ def freecad_hole_sizes() -> dict:
 
 
 # --- modeled threads -----------------------------------------------------------------------
-
-
-# The answers of has_modeled_thread for the last shapes asked about, with the shapes
-# themselves (held, so that no other shape takes an id meanwhile): one scoring asks about
-# each of its shapes from alignment, the shape stage and the meshes (four times a pair).
-_ANSWERED: list = []
-_ANSWERS_KEPT = 4
-
-
-def has_modeled_thread(shape) -> bool:
-    """Whether the shape has a modeled thread (modeled_thread_found), answered once per
-    shape object: a rigidly moved copy registered by same_thread_as shares the answer. A
-    triangle mesh (STL/OBJ) has planar faces only, never a helical flank."""
-    if mesh_solid.is_triangles(shape):
-        return False
-    for known, answer in _ANSWERED:
-        if known is shape:
-            return answer
-    answer = modeled_thread_found(shape)
-    _remember(shape, answer)
-    return answer
-
-
-def same_thread_as(moved, original) -> None:
-    """moved is original moved rigidly (a placed copy): has_modeled_thread gives it the
-    original's answer, once the original has one, without reading it again."""
-    for known, answer in _ANSWERED:
-        if known is original:
-            _remember(moved, answer)
-            return
-
-
-def _remember(shape, answer: bool) -> None:
-    _ANSWERED.append((shape, answer))
-    del _ANSWERED[:-_ANSWERS_KEPT]
-
-
-def modeled_thread_found(shape) -> bool:
-    """True when the shape has helical flanks that go all the way round an axis, whatever
-    they end in (fade-out, square cut, chamfer): a cheap pass of modeled_threads' reading,
-    run on every scoring. A 5 x 5 lattice per free-form face (nothing to do on parts of
-    planes, cylinders, cones, spheres and tori); the first face that fits a screw and goes
-    round by itself (a loop, a whole flank) settles it, else the faces are grouped as
-    modeled_threads groups them. One face fitting a screw is not enough: blends on real
-    parts do, to 3e-3 (NIST CTC 02, CTC 05, FTC 07), over a fraction of a turn."""
-    faces = []
-    for index, face in enumerate(shape.Faces):
-        if type(face.Surface).__name__ in thread_flanks.ANALYTIC_SURFACES:
-            continue
-        samples = thread_flanks.face_samples(face, index, standard.THREADS["quick_grid"])
-        if samples is None:
-            continue
-        own = thread_flanks.own_fit(samples)
-        if own is not None and thread_flanks.goes_round(own, [samples]):
-            return True
-        faces.append(samples)
-    return bool(faces) and bool(thread_flanks.flank_groups(faces, first_only=True))
 
 
 def _canonical_axis(axis: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.metrics import sampling
+from cadbench_wb.geometry import sampling
 
 
 def thread_frame(axis, origin) -> np.ndarray:

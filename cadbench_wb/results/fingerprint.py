@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Content-stable hashes that seal the scoring standard (seed 000's metric fingerprint).
+
+What a stamp covers is derived, never listed by hand: the metric registry names each
+metric's modules, and ``sealed_files`` follows every import inside the package from them
+(module level and function level, read with ``ast`` so nothing is imported), adding the data
+files the registry names. A scoring module that is added, renamed or changed therefore
+changes the stamp, and a module no metric reaches (the GUI, the campaign reports) does not.
+Package ``__init__.py`` files are left out: they hold the version and docstrings, never
+figures (tests/unit/test_fingerprint.py checks that scoring code takes nothing else from
+them).
+
+Line endings are normalised and files are taken in sorted order of their path inside the
+package, so a stamp is the same on every checkout and machine.
+"""
+
+import ast
+import functools
+import glob
+import hashlib
+import json
+import os
+
+from cadbench_wb import standard
+from cadbench_wb.metrics import registry
+
+PACKAGE = "cadbench_wb"
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def module_file(module: str, package_dir: str = PACKAGE_DIR) -> str | None:
+    """The .py file of a cadbench_wb module (a package gives its __init__.py), else None."""
+    if module != PACKAGE and not module.startswith(PACKAGE + "."):
+        return None
+    base = os.path.join(package_dir, *module.split(".")[1:])
+    for path in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+@functools.cache
+def _imported_modules(path: str) -> frozenset[str]:
+    """cadbench_wb modules a file imports anywhere in it: `import a.b`, `from a import b`
+    (b a submodule, else a itself), relative imports resolved. Cached, as sealed_files: the
+    metric and the drawing stamps walk mostly the same files, and parsing them is most of a
+    stamp's cost (0.2 CPU-s each for ~100 files)."""
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read(), path)
+    own = _module_name(path)
+    found = set()
+    for node in statements_of(tree.body):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = own.split(".")[: -node.level] if own else []
+                base = ".".join([*parts, base] if base else parts)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return frozenset(name for name in found if name == PACKAGE or name.startswith(PACKAGE + "."))
+
+
+def statements_of(nodes):
+    """Every statement in nodes and in the blocks nested in them (function and class bodies,
+    branches, handlers, match cases), expressions skipped: an import is always a statement,
+    and walking every expression node (ast.walk) took a second a scoring for ~100 files."""
+    for node in nodes:
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                yield from statements_of(block)
+
+
+def _module_name(path: str, package_dir: str = PACKAGE_DIR) -> str:
+    rel = os.path.relpath(os.path.splitext(path)[0], package_dir).split(os.sep)
+    if rel[-1] == "__init__":
+        rel = rel[:-1]
+    return ".".join([PACKAGE, *rel])
+
+
+def import_closure(modules, package_dir: str = PACKAGE_DIR) -> list[str]:
+    """Files of the given modules and of every cadbench_wb module they import, transitively,
+    package __init__ files left out; sorted by path inside the package."""
+    missing = [module for module in modules if module_file(module, package_dir) is None]
+    if missing:
+        raise registry.MetricNotLoadable(f"sealed module(s) not found: {', '.join(missing)}")
+    seen, files, queue = set(), set(), list(modules)
+    while queue:
+        module = queue.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        path = module_file(module, package_dir)
+        if path is None:
+            continue
+        if os.path.basename(path) != "__init__.py":
+            files.add(path)
+        queue += sorted(_imported_modules(path))
+    return sorted(files, key=lambda p: _relative(p, package_dir))
+
+
+def _relative(path: str, package_dir: str) -> str:
+    return os.path.relpath(path, package_dir).replace(os.sep, "/")
+
+
+def _data_files(patterns, package_dir: str) -> list[str]:
+    """Files matching the registry's glob patterns (relative to the package); a pattern that
+    matches nothing is an error, so a moved table cannot silently leave its stamp."""
+    found = []
+    for pattern in patterns:
+        matched = glob.glob(os.path.join(package_dir, pattern))
+        if not matched:
+            raise FileNotFoundError(f"sealed data {pattern} matches no file in {package_dir}")
+        found += [os.path.normpath(path) for path in matched]
+    return found
+
+
+@functools.lru_cache(maxsize=8)
+def sealed_files(stamp: str, package_dir: str = PACKAGE_DIR) -> tuple[str, ...]:
+    """Every file a stamp ("metric" or "drawing") covers, sorted by path in the package.
+    Cached: which files a stamp covers does not change while a process runs (their content
+    is read anew for every stamp)."""
+    metrics = [m for m in registry.METRICS if m.stamp == stamp]
+    roots = [module for metric in metrics for module in metric.modules]
+    if stamp == "metric":
+        roots += registry.SCORING_MODULES
+    data = _data_files([f for metric in metrics for f in metric.data_files], package_dir)
+    files = set(import_closure(roots, package_dir)) | set(data)
+    return tuple(sorted(files, key=lambda p: _relative(p, package_dir)))
+
+
+def digest(files, parameters: dict, package_dir: str = PACKAGE_DIR) -> str:
+    """16 hex digits over files (by path inside the package and content) and parameters:
+    the one implementation every stamp uses."""
+    hasher = hashlib.sha256()
+    for path in sorted(files, key=lambda p: _relative(p, package_dir)):
+        with open(path, "rb") as handle:
+            content = handle.read().replace(b"\r\n", b"\n")
+        rel = _relative(path, package_dir)
+        hasher.update(rel.encode() + b"\0" + hashlib.sha256(content).digest())
+    hasher.update(json.dumps(parameters, sort_keys=True).encode())
+    return hasher.hexdigest()[:16]
+
+
+def metric_fingerprint(options: dict | None = None, package_dir: str = PACKAGE_DIR) -> str:
+    """16 hex digits over the metric code, the standard and the options that change figures."""
+    parameters = {"standard": standard.as_dict(), "options": options or {}}
+    return digest(sealed_files("metric", package_dir), parameters, package_dir)
+
+
+# The drawing chain's own options, with their defaults: other options (--only, --spectrum)
+# do not change a drawing, so they must not change its stamp either.
+DRAWING_OPTIONS = {"projection": "first"}
+
+
+def drawing_fingerprint(options: dict | None = None, package_dir: str = PACKAGE_DIR) -> str:
+    """16 hex digits over the drawing chain's code and its own options (defaults filled in),
+    so `cadbench info`, the drawing stage and a campaign all print the same stamp."""
+    chosen = {k: (options or {}).get(k, v) for k, v in DRAWING_OPTIONS.items()}
+    parameters = {"options": chosen, "standard": standard.DRAWING}
+    return digest(sealed_files("drawing", package_dir), parameters, package_dir)
+
+
+def module_fingerprint(modules, parameters: dict, package_dir: str = PACKAGE_DIR) -> str:
+    """A stamp over other entry modules (the 2D drawing scorer) by the same rules."""
+    return digest(import_closure(modules, package_dir), parameters, package_dir)
