@@ -6,8 +6,6 @@ fingerprint changes, so figures scored under different standards are never mixed
 Thresholds come from seed 000; default tolerances from seed 001.
 """
 
-from cadbench_wb.metrics import registry
-
 # Pass thresholds (seed 000). threadMatch is all or nothing.
 THRESHOLDS = {
     "dimensionRecall": 0.95,
@@ -16,10 +14,6 @@ THRESHOLDS = {
     "threadMatch": 1.0,
     "drawingMatch": 0.90,
 }
-
-# The ceiling each metric may be passed "reachably" at (seed 000: passed reachable), as
-# each metric's registry line declares it (sealed here with the standard).
-CEILINGS = registry.CEILINGS
 
 # Default dimension tolerances (seed 001): linear max(0.05 mm, 0.5 %), angular 0.25 deg.
 LINEAR_TOLERANCE_ABS_MM = 0.05
@@ -179,7 +173,7 @@ CROSS_CHECK = {
     "sample_seed": 20260810,
     # Agreement within this many standard errors of the sampling estimate.
     "sample_sigmas": 3.0,
-    # Modeled threads (app/threads/recognition.py has_modeled_thread on either solid): OpenCASCADE's
+    # Modeled threads (app/recognition/threads.py has_modeled_thread on either solid): OpenCASCADE's
     # exact booleans take 10-40 s per pair there and were found wrong (0.943 against
     # 0.848 +- 0.013 by sampling), so they are skipped; the mesh boolean is reported with
     # method "mesh" and still has to agree with point sampling.
@@ -325,7 +319,7 @@ MESH_FEATURES = {
     "facets_min": 6,
 }
 
-# Feature recognition and semanticMatch (app/features/recognition.py, metrics/feature_matching.py).
+# Feature recognition and semanticMatch (app/recognition/features.py, metrics/feature_matching.py).
 FEATURES = {
     # A cone at a hole's mouth is a countersink when its outer diameter is at least this
     # many times the hole's; a smaller one is a chamfer of the hole's edge.
@@ -345,7 +339,7 @@ FEATURES = {
     "position_rel": 0.002,
     "axis_deg": 1.0,
     "partial_credit": 0.5,
-    # Recognition (app/features/brep_graph.py, app/features/recognition.py, app/features/regions.py): what the
+    # Recognition (app/recognition/brep_graph.py, app/recognition/features.py, app/recognition/regions.py): what the
     # B-rep rules call parallel, coaxial, full, narrow. Each number with what it separates;
     # every one has a test at its boundary (tests/app/test_feature_standard.py).
     "recognition": {
@@ -415,7 +409,7 @@ FEATURES = {
     },
 }
 
-# Threads (app/threads/recognition.py, app/threads/stage.py, metrics/thread_matching.py).
+# Threads (app/recognition/threads.py, app/threads/stage.py, metrics/thread_matching.py).
 THREADS = {
     # Helical flanks (app/model/thread_flanks.py). A sample's residual is n . v / |v|, the sine of
     # the angle between the surface and the screw's motion: dimensionless, so one bound holds
@@ -768,7 +762,6 @@ def as_dict() -> dict:
     """The whole standard as plain data (for the fingerprint and the README)."""
     return {
         "thresholds": THRESHOLDS,
-        "ceilings": CEILINGS,
         "linear_tolerance": [LINEAR_TOLERANCE_ABS_MM, LINEAR_TOLERANCE_REL],
         "angular_tolerance_deg": ANGULAR_TOLERANCE_DEG,
         "spectrum": SPECTRUM,

@@ -29,7 +29,7 @@ def run(out_dir: str) -> dict:
     import Part
 
     from cadbench_wb.app.model import thread_flanks
-    from cadbench_wb.app.threads import recognition as threads
+    from cadbench_wb.app.recognition import threads
 
     with open(os.path.join(DATA, "manifest.json"), encoding="utf-8") as handle:
         expected = {}

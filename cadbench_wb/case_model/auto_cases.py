@@ -37,7 +37,7 @@ def cache_root() -> str:
 def authoring_stamp() -> str:
     """16 hex digits over the code that authors automatic targets (and the standard)."""
     return fingerprint.module_fingerprint(
-        [AUTHOR_MODULE], {"standard": standard.as_dict(), "version": __version__}
+        [AUTHOR_MODULE], {"standard": fingerprint.sealed_standard(), "version": __version__}
     )
 
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """semanticMatch: an optimal one-to-one matching of candidate features to target features.
 
-Pure (numpy and scipy only): features are the plain dicts app/features/recognition.py writes, with
+Pure (numpy and scipy only): features are the plain dicts app/recognition/features.py writes, with
 type, kind, attributes (text), params (numbers), location and axis.
 
     semanticMatch = (sum of the credits of the matched pairs) / max(|target|, |candidate|)

@@ -145,9 +145,15 @@ def digest(files, parameters: dict, package_dir: str = PACKAGE_DIR) -> str:
     return hasher.hexdigest()[:16]
 
 
+def sealed_standard() -> dict:
+    """The standard as the stamps seal it: standard.py's numbers and the ceiling each
+    metric's registry line declares (the metric a value may be passed "reachably" at)."""
+    return {**standard.as_dict(), "ceilings": registry.CEILINGS}
+
+
 def metric_fingerprint(options: dict | None = None, package_dir: str = PACKAGE_DIR) -> str:
     """16 hex digits over the metric code, the standard and the options that change figures."""
-    parameters = {"standard": standard.as_dict(), "options": options or {}}
+    parameters = {"standard": sealed_standard(), "options": options or {}}
     return digest(sealed_files("metric", package_dir), parameters, package_dir)
 
 

@@ -17,7 +17,7 @@ DIAGONAL = math.sqrt(LENGTH**2 + WIDTH**2 + HEIGHT**2)
 
 
 def recognised(shape) -> list[tuple]:
-    from cadbench_wb.app.features import recognition as features
+    from cadbench_wb.app.recognition import features
 
     return sorted(
         (f["type"], f["kind"], f["attributes"].get("head", ""), f["attributes"].get("bottom", ""))
@@ -26,7 +26,7 @@ def recognised(shape) -> list[tuple]:
 
 
 def of_type(shape, type_) -> list[dict]:
-    from cadbench_wb.app.features import recognition as features
+    from cadbench_wb.app.recognition import features
 
     return [f for f in features.recognise(shape)["features"] if f["type"] == type_]
 
@@ -52,9 +52,8 @@ def prism(part, fc, profile, direction):
 
 def test_the_modules_read_the_standards_numbers():
     # nothing is tuned twice: the names the modules use are the standard's values
-    from cadbench_wb.app.features import brep_graph
-    from cadbench_wb.app.features import recognition as features
-    from cadbench_wb.app.features import regions as feature_regions
+    from cadbench_wb.app.recognition import brep_graph, features
+    from cadbench_wb.app.recognition import regions as feature_regions
 
     assert brep_graph.SMOOTH_DEG == RECOGNITION["smooth_deg"]
     assert feature_regions.PARALLEL == features.PARALLEL == RECOGNITION["parallel_cos"]
@@ -66,7 +65,7 @@ def test_the_modules_read_the_standards_numbers():
 
 
 def test_faces_meeting_below_smooth_deg_are_tangent(fc, part):
-    from cadbench_wb.app.features import brep_graph
+    from cadbench_wb.app.recognition import brep_graph
 
     limit = RECOGNITION["smooth_deg"]
     for angle, smooth in ((0.9 * limit, True), (1.1 * limit, False)):

@@ -7,9 +7,8 @@ import os
 import pytest
 from conftest import REALWORLD, ROOT, score_json
 
-from cadbench_wb.app.features import recognition as features
 from cadbench_wb.app.features.stage import case_features, settings_for
-from cadbench_wb.app.threads import recognition as threads
+from cadbench_wb.app.recognition import features, threads
 from cadbench_wb.case_model import cases
 from cadbench_wb.metrics import feature_matching
 

@@ -126,7 +126,7 @@ def test_freecadcmd_recipe_keeps_the_exit_status_and_the_output(tmp_path):
 
 
 def test_feature_axes_never_carry_a_negative_zero():
-    from cadbench_wb.app.features.regions import record
+    from cadbench_wb.app.recognition.regions import record
 
     # _canonical flips (0, 0, -1) to (-0.0, -0.0, 1.0): atan2 and string keys then tell a
     # shape from its copy.

@@ -169,7 +169,7 @@ def test_a_binding_to_a_face_the_reference_lacks_is_a_named_error(fc, part):
 
 def test_a_feature_binding_takes_the_recognised_features_faces(fc, part):
     from cadbench_wb.app.dimensions import location
-    from cadbench_wb.app.features import recognition
+    from cadbench_wb.app.recognition import features as recognition
 
     reference = block_with_hole(fc, part, 12.0, boss_diameter=12.0)
     found = recognition.recognise(reference)

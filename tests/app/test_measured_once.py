@@ -11,10 +11,9 @@ import numpy as np
 import pytest
 
 from cadbench_wb import standard
-from cadbench_wb.app.features import brep_graph
 from cadbench_wb.app.model import meshing
+from cadbench_wb.app.recognition import brep_graph, threads
 from cadbench_wb.app.shape import fidelity as shape_fidelity
-from cadbench_wb.app.threads import recognition as threads
 from cadbench_wb.app.threads import zone as thread_zone
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -50,8 +50,9 @@ def test_nist_ftc_06s_own_stl_rebuilds_and_reads_the_steps_features(part, tmp_pa
     out as their complements (the volume check refused them). The tessellation as MeshPart
     gives it, and its STL file scored against the STEP (the reader orders the vertices
     otherwise, and the alignment turns them)."""
-    from cadbench_wb.app.features import recognition, stage
+    from cadbench_wb.app.features import stage
     from cadbench_wb.app.mesh_rebuild import mesh_brep
+    from cadbench_wb.app.recognition import features as recognition
     from cadbench_wb.app.scoring import score_files
     from cadbench_wb.metrics import feature_matching
 

@@ -8,8 +8,8 @@ from conftest import REALWORLD, score_json
 
 from cadbench_wb.app.cases import thread_models
 from cadbench_wb.app.model import loading, thread_flanks
+from cadbench_wb.app.recognition import threads
 from cadbench_wb.app.scoring import score_files
-from cadbench_wb.app.threads import recognition as threads
 
 
 def load(relative):

@@ -25,7 +25,7 @@ from conftest import ROOT
 
 from cadbench_wb import standard
 from cadbench_wb.app.model import thread_flanks
-from cadbench_wb.app.threads import recognition as threads
+from cadbench_wb.app.recognition import threads
 
 DATA = os.path.join(ROOT, "tests", "data", "threads")
 PITCH_REL = 2e-3

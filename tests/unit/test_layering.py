@@ -208,7 +208,7 @@ def test_freecads_init_files_load_nothing_heavy_at_start_up():
 
 # Rooms below the metrics in the FreeCAD layer, and the one above them (case authoring reads
 # every metric's measurement). Every other app/<folder>/ is a metric's room.
-APP_SHARED_ROOMS = ("model", "mesh_rebuild")
+APP_SHARED_ROOMS = ("model", "mesh_rebuild", "recognition")
 APP_ROOMS_ABOVE_METRICS = ("cases",)
 # The scoring child and the campaign's worker child: each starts a process, so it may
 # import any room below it (the front doors, commands and GUI, sit above them).
@@ -240,6 +240,7 @@ def _plan() -> list[tuple[str, ...]]:
         ("case_model",),
         ("app/model",),
         ("app/mesh_rebuild",),
+        ("app/recognition",),  # features and threads on a B-rep, read by several metrics
         tuple(f"app/{room}" for room in _metric_rooms()),  # side by side: none imports another
         ("app/scoring",),  # scoring.py, field_meshes.py: the orchestrator
         ("app/cases",),
@@ -312,13 +313,6 @@ def _import_graph() -> dict[str, set[str]]:
 ALLOWED_ACROSS = {
     # TechDraw 1.0 needs Qt's event loop headless (see test above and gui/event_loop.py).
     ("app/model/kernel_compat.py", "gui/event_loop.py"): "QtCore event loop",
-    # issue 28: removed by a28c's facts object (stage-to-stage imports).
-    ("app/features/stage.py", "app/threads/stage.py"): "a28c",
-    ("app/dimensions/stage.py", "app/features/stage.py"): "a28c",
-    # issue 28: removed by a28c's facts object (located bindings read the reference's
-    # features and cosmetic threads, values of the other rooms).
-    ("app/dimensions/location.py", "app/features/recognition.py"): "a28c",
-    ("app/dimensions/location.py", "app/threads/recognition.py"): "a28c",
 }
 
 

@@ -258,8 +258,8 @@ def _planned(shape) -> dict:
 
 
 def _features(model) -> dict:
-    from cadbench_wb.app.features import recognition  # noqa: PLC0415
-    from cadbench_wb.app.threads import recognition as threads  # noqa: PLC0415
+    from cadbench_wb.app.recognition import features as recognition  # noqa: PLC0415
+    from cadbench_wb.app.recognition import threads  # noqa: PLC0415
 
     shape = model.shape
     found = threads.modeled_threads(shape) + threads.cosmetic_threads(model.document_objects, shape)

@@ -131,9 +131,9 @@ def _feature_binding(dimension, ident, shape, threads, features) -> dict:
     if callable(features):
         features = features()
     if features is None:
-        from cadbench_wb.app import facts  # noqa: PLC0415
+        from cadbench_wb.app.recognition import features as recognition  # noqa: PLC0415 - heavy: loaded on first use
 
-        features = facts.features_of(shape, threads)
+        features = recognition.recognise(shape, threads)
     for feature in features["features"] + features["unrecognised"]:
         if feature.get("id") == ident:
             faces = {int(name[4:]) - 1 for name in feature.get("faces", [])}
@@ -164,9 +164,9 @@ def _inferred(dimension, threads) -> dict:
 def reference_threads(model, shape) -> list:
     """The reference's cosmetic threads, for thread-carrier bindings and reasons (a modeled
     thread has its own surfaces; detecting those costs seconds on a threaded part)."""
-    from cadbench_wb.app import facts  # noqa: PLC0415
+    from cadbench_wb.app.recognition import threads as thread_recognition  # noqa: PLC0415 - heavy: loaded on first use
 
-    return facts.cosmetic_threads_of(model, shape)
+    return thread_recognition.cosmetic_threads(model.document_objects, shape)
 
 
 def locate(outcomes, reference_spectrum, reference, candidate, bindings) -> dict:
@@ -233,9 +233,12 @@ def authoring_notes(case, model) -> list[str]:
 def _recognised(model, shape) -> dict:
     """Recognition as the feature stage runs it (modeled threads included), so a feature
     id in case.yaml means the same in `case verify` and in scoring."""
-    from cadbench_wb.app import facts  # noqa: PLC0415
+    from cadbench_wb.app.recognition import features as recognition  # noqa: PLC0415 - heavy: loaded on first use
+    from cadbench_wb.app.recognition import threads as thread_recognition  # noqa: PLC0415 - heavy: loaded on first use
 
-    return facts.features_of(shape, facts.threads_of(model, shape))
+    threads = thread_recognition.modeled_threads(shape)
+    threads += thread_recognition.cosmetic_threads(model.document_objects, shape)
+    return recognition.recognise(shape, threads)
 
 
 def _authoring_line(outcome, geometry) -> str:

@@ -359,7 +359,7 @@ def _remember(shape, answer: bool) -> None:
 
 def modeled_thread_found(shape) -> bool:
     """True when the shape has helical flanks that go all the way round an axis, whatever
-    they end in (fade-out, square cut, chamfer): a cheap pass of app/threads/recognition.py's reading,
+    they end in (fade-out, square cut, chamfer): a cheap pass of app/recognition/threads.py's reading,
     run on every scoring. A 5 x 5 lattice per free-form face (nothing to do on parts of
     planes, cylinders, cones, spheres and tori); the first face that fits a screw and goes
     round by itself (a loop, a whole flank) settles it, else the faces are grouped as

@@ -8,7 +8,7 @@ without a thread carry no value here), and not_applicable_detail says what each 
 """
 
 from cadbench_wb import standard
-from cadbench_wb.app.threads import recognition as threads
+from cadbench_wb.app.recognition import threads
 from cadbench_wb.app.threads import zone as thread_zone
 from cadbench_wb.metrics import case_sections, thread_matching, verdicts
 

@@ -17,7 +17,7 @@ breakthrough's vertical corners are its corner radius.
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.app.features.brep_graph import _canonical, axial_range, edge_points, same_line
+from cadbench_wb.app.recognition.brep_graph import _canonical, axial_range, edge_points, same_line
 
 RECOGNITION = standard.FEATURES["recognition"]
 PARALLEL = RECOGNITION["parallel_cos"]

@@ -25,10 +25,10 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
-from cadbench_wb.app.features import brep_graph
-from cadbench_wb.app.features import regions as feature_regions
-from cadbench_wb.app.features.brep_graph import axial_range, same_line
-from cadbench_wb.app.features.regions import record
+from cadbench_wb.app.recognition import brep_graph
+from cadbench_wb.app.recognition import regions as feature_regions
+from cadbench_wb.app.recognition.brep_graph import axial_range, same_line
+from cadbench_wb.app.recognition.regions import record
 
 RECOGNITION = standard.FEATURES["recognition"]
 NOISE = RECOGNITION["noise_mm"]
