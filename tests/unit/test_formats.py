@@ -2,6 +2,7 @@
 """The format table (inputs/formats.py): which extensions are read as which format, and each
 format's sniff on bytes written here by hand. Pure: no FreeCAD."""
 
+import ast
 import os
 import zipfile
 
@@ -120,3 +121,18 @@ def test_a_missing_file_is_a_missing_candidate(tmp_path):
     with pytest.raises(DeliveryFailure) as caught:
         formats.checked_format(str(tmp_path / "absent.step"))
     assert caught.value.reason == "missing_candidate"
+
+
+def test_the_workbench_open_dialog_lists_every_extension_of_the_table():
+    """gui/commands.py (which needs FreeCADGui, so read here as source) keeps its own filter
+    string for Qt's file dialog: a format added to the table must be added there too."""
+    path = os.path.join(ROOT, "cadbench_wb", "gui", "commands.py")
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    (shown,) = [
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and [getattr(t, "id", None) for t in node.targets] == ["MODEL_FILTER"]
+    ]
+    patterns = {p.lower() for p in shown[shown.index("(") + 1 : shown.rindex(")")].split()}
+    assert patterns >= {f"*{extension}" for extension in formats.FORMATS}
