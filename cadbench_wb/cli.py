@@ -1,30 +1,17 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The ``cadbench`` command: parse, call the core, print. One module per sub-command in
-cadbench_wb/commands/, each with HELP, add_arguments(parser) and run(args) -> exit status;
-heavy imports happen inside run() so ``--help`` is instant."""
+cadbench_wb/commands/, each with HELP, add_arguments(parser) and run(args) -> exit status,
+registered in commands/registry.py; heavy imports happen inside run() so ``--help`` is
+instant."""
 
 import argparse
-import importlib
 import os
 import sys
 
 from cadbench_wb import __version__
+from cadbench_wb.commands import registry as command_registry
 from cadbench_wb.errors import CadbenchError
 from cadbench_wb.runtime import console
-
-# Sub-commands in the order --help lists them. A module that is not there yet is skipped.
-COMMANDS = (
-    "score",
-    "case",
-    "demo",
-    "drawing",
-    "dxf_check",
-    "drawing_score",
-    "run",
-    "compare",
-    "isolate",
-    "info",
-)
 
 
 def parser_with_commands() -> tuple[argparse.ArgumentParser, dict]:
@@ -34,18 +21,7 @@ def parser_with_commands() -> tuple[argparse.ArgumentParser, dict]:
     )
     parser.add_argument("--version", action="version", version=f"cadbench {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules = {}
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"cadbench_wb.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"cadbench_wb.commands.{name}":
-                continue
-            raise
-        command = name.replace("_", "-")
-        command_parser = sub.add_parser(command, help=module.HELP, description=module.HELP)
-        module.add_arguments(command_parser)
-        modules[command] = module
+    modules = command_registry.add_parsers(sub)
     return parser, modules
 
 

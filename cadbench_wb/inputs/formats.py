@@ -3,29 +3,96 @@
 
 The sniff runs before any file reaches OpenCASCADE, so an empty file, a renamed archive
 or a file of the wrong kind gets a named reason instead of a kernel error.
+
+TABLE is the one list of formats: a format's name, its extensions and its sniff. Each
+format's reader is its line in app/loading.py's LOADERS, keyed by the same name (a test
+checks that the two tables name the same formats).
 """
 
+import dataclasses
 import os
 import zipfile
+from collections.abc import Callable
 
 from cadbench_wb import standard
 from cadbench_wb.errors import DeliveryFailure
 from cadbench_wb.inputs import checks as input_checks
 from cadbench_wb.inputs import fcstd_archive
 
-FORMATS = {
-    ".fcstd": "fcstd",
-    ".step": "step",
-    ".stp": "step",
-    ".brep": "brep",
-    ".brp": "brep",
-    ".iges": "iges",
-    ".igs": "iges",
-    ".stl": "stl",
-    ".obj": "obj",
-}
 
-MESH_FORMATS = ("stl", "obj")
+@dataclasses.dataclass(frozen=True)
+class Format:
+    """One model format: its name (the result's `found.format`), its file extensions
+    (lower case, with the dot), and why a file's first 512 bytes are not of this format
+    (problem(path, head) -> a sentence, or None when they look right)."""
+
+    name: str
+    extensions: tuple[str, ...]
+    problem: Callable[[str, bytes], str | None]
+    mesh: bool = False
+
+
+def _text(head: bytes) -> bytes:
+    """The first bytes without a UTF-8 byte order mark and leading white space."""
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n")
+
+
+def _fcstd_problem(path: str, head: bytes) -> str | None:
+    if not zipfile.is_zipfile(path):
+        return "not a FreeCAD document (an FCStd is a zip archive)"
+    # The archive's limits (members, names, inflated size) before anything is listed.
+    with fcstd_archive.opened_archive(path) as archive:
+        if "Document.xml" not in archive.namelist():
+            return "zip archive without Document.xml: not a FreeCAD document"
+    return None
+
+
+def _step_problem(path: str, head: bytes) -> str | None:
+    if not _text(head).upper().startswith(b"ISO-10303-21"):
+        return "does not start with ISO-10303-21: not a STEP file"
+    return None
+
+
+def _brep_problem(path: str, head: bytes) -> str | None:
+    if b"CASCADE Topology" not in head and b"DBRep_DrawableShape" not in head:
+        return "no 'CASCADE Topology' header: not an OpenCASCADE BREP file"
+    return None
+
+
+def _iges_problem(path: str, head: bytes) -> str | None:
+    return "too short for an IGES file" if len(_text(head)) < 80 else None
+
+
+def _stl_problem(path: str, head: bytes) -> str | None:
+    size = os.path.getsize(path)
+    if size >= 84:
+        with open(path, "rb") as handle:
+            handle.seek(80)
+            count = int.from_bytes(handle.read(4), "little")
+        if 84 + 50 * count == size:
+            return None if count else "binary STL with no triangles"
+    if _text(head).lower().startswith(b"solid"):
+        return None
+    return "neither ASCII STL ('solid ...') nor a binary STL of consistent size"
+
+
+def _obj_problem(path: str, head: bytes) -> str | None:
+    return "binary data in a Wavefront OBJ (a text format)" if b"\x00" in head else None
+
+
+# Adding a format: its line here (name, extensions, sniff) and its loader in app/loading.py.
+TABLE = (
+    Format("fcstd", (".fcstd",), _fcstd_problem),
+    Format("step", (".step", ".stp"), _step_problem),
+    Format("brep", (".brep", ".brp"), _brep_problem),
+    Format("iges", (".iges", ".igs"), _iges_problem),
+    Format("stl", (".stl",), _stl_problem, mesh=True),
+    Format("obj", (".obj",), _obj_problem, mesh=True),
+)
+BY_NAME = {fmt.name: fmt for fmt in TABLE}
+# Extension -> format name, for what only sorts files by kind (campaigns, the GUI's lists).
+FORMATS = {extension: fmt.name for fmt in TABLE for extension in fmt.extensions}
+MESH_FORMATS = tuple(fmt.name for fmt in TABLE if fmt.mesh)
 
 
 def format_of(path: str) -> str:
@@ -68,7 +135,7 @@ def checked_format(path: str) -> str:
             raise DeliveryFailure(
                 "unreadable_file", f"{_shown(path)}: cannot be read ({exc.strerror})"
             ) from None
-    problem = _content_problem(fmt, path, head)
+    problem = BY_NAME[fmt].problem(path, head)
     if problem:
         raise DeliveryFailure("unreadable_file", f"{_shown(path)}: {problem}")
     return fmt
@@ -76,39 +143,3 @@ def checked_format(path: str) -> str:
 
 def _shown(path: str) -> str:
     return input_checks.printable(path)
-
-
-def _content_problem(fmt: str, path: str, head: bytes) -> str | None:
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if fmt == "fcstd":
-        if not zipfile.is_zipfile(path):
-            return "not a FreeCAD document (an FCStd is a zip archive)"
-        # The archive's limits (members, names, inflated size) before anything is listed.
-        with fcstd_archive.opened_archive(path) as archive:
-            if "Document.xml" not in archive.namelist():
-                return "zip archive without Document.xml: not a FreeCAD document"
-        return None
-    if fmt == "step" and not text.upper().startswith(b"ISO-10303-21"):
-        return "does not start with ISO-10303-21: not a STEP file"
-    if fmt == "brep" and b"CASCADE Topology" not in head and b"DBRep_DrawableShape" not in head:
-        return "no 'CASCADE Topology' header: not an OpenCASCADE BREP file"
-    if fmt == "iges" and len(text) < 80:
-        return "too short for an IGES file"
-    if fmt == "stl":
-        return _stl_problem(path, text)
-    if fmt == "obj" and b"\x00" in head:
-        return "binary data in a Wavefront OBJ (a text format)"
-    return None
-
-
-def _stl_problem(path: str, text: bytes) -> str | None:
-    size = os.path.getsize(path)
-    if size >= 84:
-        with open(path, "rb") as handle:
-            handle.seek(80)
-            count = int.from_bytes(handle.read(4), "little")
-        if 84 + 50 * count == size:
-            return None if count else "binary STL with no triangles"
-    if text.lower().startswith(b"solid"):
-        return None
-    return "neither ASCII STL ('solid ...') nor a binary STL of consistent size"

@@ -1,13 +1,20 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Loading real third-party files, and untrusted FCStd documents read as data."""
 
+import json
 import os
+import pathlib
+import subprocess
+import sys
 import zipfile
 
 import pytest
-from conftest import REALWORLD
+from conftest import REALWORLD, copy_package
 
+import cadbench_wb
+from cadbench_wb.app.model import loading
 from cadbench_wb.app.model.loading import load_model
+from cadbench_wb.inputs import formats
 
 # Volumes from shared/realworld/MANIFEST.md (measured there by FreeCAD 0.20.2 on the
 # live documents); reading the stored shapes as data must give the same solids. The files
@@ -93,3 +100,68 @@ def test_fcstd_cut_scores_the_result_not_its_tools(fc, tmp_path):
     model = load_model(path)
     assert model.solids == 1
     assert model.shape.Volume == pytest.approx(1000 - Part.makeCylinder(2, 10).Volume / 4, rel=1e-9)
+
+
+def test_every_format_of_the_table_has_a_loader():
+    assert set(loading.LOADERS) == set(formats.BY_NAME)
+
+
+@pytest.mark.parametrize("fmt", ["brep", "step", "stl", "obj"])
+def test_each_loader_scores_a_box_of_its_format(fc, part, tmp_path, fmt):
+    """A 10 x 20 x 30 box (6000 mm3, exact on its 12 triangles too), written in each format
+    and read back through the loader table by load_model and by scored_shape. (FreeCAD
+    writes IGES as faces, not a solid: IGES shares the BREP loader.)"""
+    import Mesh
+
+    box = part.makeBox(10, 20, 30)
+    path = str(tmp_path / f"box.{fmt}")
+    if fmt in ("stl", "obj"):
+        Mesh.Mesh(box.tessellate(0.1)).write(path)
+    elif fmt == "brep":
+        box.exportBrep(path)
+    else:
+        box.exportStep(path)
+    model = loading.load_model(path)
+    assert (model.format, model.solids) == (fmt, 1)
+    assert model.from_mesh is (fmt in ("stl", "obj"))
+    assert model.summary()["volume"] == pytest.approx(6000, rel=1e-9)
+    assert loading.scored_shape(path).Volume == pytest.approx(6000, rel=1e-9)
+
+
+ADDED_FORMAT = """
+import importlib, json, sys
+from cadbench_wb.freecad_env import import_freecad
+import_freecad()
+import Mesh, Part
+loading = importlib.import_module(sys.argv[2])
+path = sys.argv[1]
+Mesh.Mesh(Part.makeBox(10, 20, 30).tessellate(0.1)).write(path)
+model = loading.load_model(path)
+print(json.dumps([model.format, model.from_mesh, model.summary()["volume"]]))
+"""
+
+
+def test_a_new_format_is_one_table_line_and_one_loader_line(tmp_path):
+    """Object File Format meshes (.off, which FreeCAD's Mesh reads), added to a copy of the
+    package as docs/architecture.md says: one line in formats.TABLE (its sniff reused from
+    OBJ, another text mesh format) and one line in loading.LOADERS (the mesh loader)."""
+    package = pathlib.Path(copy_package(tmp_path))
+    for module, anchor, line in (
+        (formats, "TABLE = (\n", '    Format("off", (".off",), _obj_problem, mesh=True),\n'),
+        (loading, "LOADERS = {\n", '    "off": Loader(_mesh_model),\n'),
+    ):
+        source = package / os.path.relpath(module.__file__, os.path.dirname(cadbench_wb.__file__))
+        text = source.read_text()
+        assert anchor in text, module.__name__
+        source.write_text(text.replace(anchor, anchor + line, 1))
+    process = subprocess.run(
+        [sys.executable, "-c", ADDED_FORMAT, str(tmp_path / "box.off"), loading.__name__],
+        capture_output=True,
+        text=True,
+        cwd=str(tmp_path),
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert process.returncode == 0, process.stderr
+    fmt, from_mesh, volume = json.loads(process.stdout.strip().splitlines()[-1])
+    assert (fmt, from_mesh) == ("off", True)
+    assert volume == pytest.approx(6000, rel=1e-9)  # the 10 x 20 x 30 box

@@ -7,6 +7,7 @@ import math
 import os
 import re
 import tempfile
+from collections.abc import Callable
 
 import numpy as np
 
@@ -92,21 +93,45 @@ def load_model(path: str, role: str = "candidate", volumes=None) -> LoadedModel:
 def _load(path: str, known_volumes=None) -> LoadedModel:
     fmt = formats.checked_format(path)
     import_freecad()
-    notes: list[str] = []
-    objects, scored = [], []
-    unit = None
-    if fmt == "step":
-        faces = step_face_count(path)
-        if faces > standard.INPUT_SIZE["brep_max_faces"]:
-            raise DeliveryFailure("too_large", size_refusal(path, faces, "brep_max_faces", "faces"))
-        unit, unit_notes = step_units.length_unit(path)
-        notes.extend(unit_notes)
-    if fmt == "fcstd":
-        shapes, notes, objects, scored = fcstd_shapes.document_shapes(path)
-    elif fmt in formats.MESH_FORMATS:
-        return _mesh_model(path, fmt)
-    else:
-        shapes = [_read_shape(path)]
+    return LOADERS[fmt].model(path, fmt, known_volumes)
+
+
+def _step_model(path: str, fmt: str, known_volumes) -> LoadedModel:
+    """A STEP file: its declared faces counted and its length unit read before the kernel
+    reads it."""
+    faces = step_face_count(path)
+    if faces > standard.INPUT_SIZE["brep_max_faces"]:
+        raise DeliveryFailure("too_large", size_refusal(path, faces, "brep_max_faces", "faces"))
+    unit, notes = step_units.length_unit(path)
+    return _brep_model(path, fmt, [_read_shape(path)], notes, known_volumes, length_unit=unit)
+
+
+def _kernel_model(path: str, fmt: str, known_volumes) -> LoadedModel:
+    """A file OpenCASCADE reads as it is (BREP, IGES)."""
+    return _brep_model(path, fmt, [_read_shape(path)], [], known_volumes)
+
+
+def _fcstd_model(path: str, fmt: str, known_volumes) -> LoadedModel:
+    """A FreeCAD document, its shapes read as data (app/fcstd_shapes.py)."""
+    shapes, notes, objects, scored = fcstd_shapes.document_shapes(path)
+    return _brep_model(
+        path, fmt, shapes, notes, known_volumes, objects=objects, scored_objects=scored
+    )
+
+
+def _brep_model(
+    path: str,
+    fmt: str,
+    shapes: list,
+    notes: list[str],
+    known_volumes,
+    objects=(),
+    scored_objects=(),
+    length_unit: str | None = None,
+) -> LoadedModel:
+    """The scored solid of the B-rep shapes a file holds, once they passed the checks
+    (size, solids, BRepCheck, self-intersection), without degenerate solids, united."""
+    notes = list(notes)
     solids = [s for shape in shapes for s in shape.Solids]
     faces = sum(len(s.Faces) for s in solids)
     if faces > standard.INPUT_SIZE["brep_max_faces"]:
@@ -140,10 +165,10 @@ def _load(path: str, known_volumes=None) -> LoadedModel:
         solids=delivered,
         notes=notes,
         volume=volumes[0] if len(solids) == 1 else None,
-        document_objects=objects,
-        scored_objects=scored,
+        document_objects=list(objects),
+        scored_objects=list(scored_objects),
         solid_volumes=solid_volumes,
-        length_unit=unit,
+        length_unit=length_unit,
     )
 
 
@@ -178,15 +203,16 @@ def scored_shape(path: str, role: str = "candidate"):
     it passed): the same reading, without the measurements that only decide whether the
     file was delivered (BRepCheck and the exact volume: 0.7 s of CPU on a threaded M8
     bolt, against 0.55 s for the reading itself). Only a STEP or BREP file of one solid
-    is read so; several solids (their union needs the volumes), an FCStd (its objects are
-    measured) and meshes go through load_model."""
+    is read so (a loader with `read`); several solids (their union needs the volumes), an
+    FCStd (its objects are measured) and meshes go through load_model."""
     fmt = formats.checked_format(path)
-    if fmt == "fcstd" or fmt in formats.MESH_FORMATS:
+    read = LOADERS[fmt].read
+    if read is None:
         from cadbench_wb.app.model import mesh_solid  # noqa: PLC0415 - see _mesh_model
 
         return mesh_solid.part_shape(load_model(path, role).shape)
     import_freecad()
-    solids = _read_shape(path).Solids
+    solids = read(path).Solids
     if len(solids) != 1:
         return load_model(path, role).shape
     return solids[0]
@@ -344,7 +370,7 @@ def _one_shape(solids):
         raise DeliveryFailure("invalid_solid", str(failure)) from None
 
 
-def _mesh_model(path: str, fmt: str) -> LoadedModel:
+def _mesh_model(path: str, fmt: str, known_volumes=None) -> LoadedModel:
     """The scored solid of a closed triangle mesh (STL/OBJ), checked on its triangles
     (mesh_solid.checked_mesh), or a named failure. The mesh modules are imported where a
     mesh or a union is read, not with this module: the drawing child reads STEP and BREP
@@ -401,3 +427,31 @@ def _check_brep(solid, path: str) -> None:
         raise DeliveryFailure(
             "invalid_solid", f"{path}: solid 1 of 1 fails OpenCASCADE's BRepCheck"
         )
+
+
+@dataclasses.dataclass(frozen=True)
+class Loader:
+    """How cadbench reads one format (its name, extensions and sniff: inputs/formats.py).
+
+    model(path, format, known_volumes) -> LoadedModel reads and checks a file whose format
+    the sniff accepted (known_volumes: see load_model; a loader may ignore them), raising
+    DeliveryFailure with a named reason. read(path) -> Part.Shape, when given, reads the
+    file as the kernel holds it, unchecked, for scored_shape's second reading of a file
+    already scored; without it, scored_shape goes through load_model.
+    """
+
+    model: Callable[[str, str, list | None], LoadedModel]
+    read: Callable[[str], object] | None = None
+
+
+# The loader of each format in inputs/formats.TABLE, as trimesh's exchange/load.py keeps
+# its mesh_loaders: load_model and scored_shape dispatch on this table alone. Adding a
+# format: its line in formats.TABLE, one loader function and its line here.
+LOADERS = {
+    "fcstd": Loader(_fcstd_model),
+    "step": Loader(_step_model, read=_read_shape),
+    "brep": Loader(_kernel_model, read=_read_shape),
+    "iges": Loader(_kernel_model, read=_read_shape),
+    "stl": Loader(_mesh_model),
+    "obj": Loader(_mesh_model),
+}
