@@ -38,11 +38,44 @@ def test_the_wall_clock_backstop_is_told_from_the_cpu_budget(fc, part):
     # The backstop (a child that stops computing) is the one stop that depends on the
     # machine's load: it must be told apart from the CPU budget and from a death. A
     # millisecond is less than any interpreter's start-up: always reached.
+    # A fresh child: one kept from an earlier job (ExactWorker.release) is already running.
     box = part.makeBox(10, 10, 10)
-    job = time_budget.ExactJob(box, box.copy(), 0.0, False, 90.0)
+    job = time_budget.ExactJob(box, box.copy(), 0.0, False, 90.0, time_budget.ExactWorker())
     with pytest.raises(time_budget.BudgetSpent) as spent:
         job.result(wall_s=0.001)
     assert spent.value.clock and not spent.value.cpu
+
+
+def test_a_reused_process_keeps_its_exact_child_between_jobs(fc, part):
+    # Two boxes 10 mm on a side, 5 mm apart: common 500, union 1500 (analytic), in the same
+    # kept child both times; one stopped by its CPU budget is not kept (it is gone).
+    box = part.makeBox(10, 10, 10)
+    other = part.makeBox(10, 10, 10, fc.Vector(5, 0, 0))
+    time_budget.exact_booleans_within(box, other, 0.0, False, 300)
+    (kept,) = time_budget._SPARE
+    again = time_budget.exact_booleans_within(box, other, 0.0, False, 300)
+    assert time_budget._SPARE == [kept]
+    assert again["volumes"]["common"] == pytest.approx(500, rel=1e-12)
+    assert again["volumes"]["union"] == pytest.approx(1500, rel=1e-12)
+    reference, nearly = _nearly_moved_ftc09(fc, part)
+    with pytest.raises(time_budget.BudgetSpent):
+        time_budget.exact_booleans_within(reference, nearly, 0.0, False, 0.1)
+    assert time_budget._SPARE == []
+    assert kept.process.poll() is not None
+
+
+def test_the_exact_child_imports_no_cross_check_modules():
+    # Its start-up is paid by every scoring on the exact route: FreeCAD, Part and the
+    # booleans only (numpy and the mesh modules are the scoring process's).
+    code = (
+        "import sys; from cadbench_wb.app.shape import time_budget, exact; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('numpy', 'scipy', 'manifold3d', 'trimesh')))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split("\n")[-2]
+    assert found == "[]"
 
 
 def _plate(fc, part, shift: float = 0.0):
