@@ -74,6 +74,21 @@ def _retire_spare() -> None:
 atexit.register(_retire_spare)
 
 
+def kept_children_cpu_s() -> float:
+    """CPU seconds spent so far by the children kept for later jobs (ExactWorker.release),
+    which getrusage's RUSAGE_CHILDREN counts only once they are waited for: read from /proc
+    (0 where there is none), so that a scoring's cpu_children still holds its exact child."""
+    total = 0.0
+    for worker in _SPARE:
+        try:
+            with open(f"/proc/{worker.process.pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError, AttributeError):
+            pass
+    return total
+
+
 class ExactWorker:
     """A child interpreter started ahead of need (it imports FreeCAD while this process
     computes the mesh route), that runs one exact-boolean job and is then closed or killed.
