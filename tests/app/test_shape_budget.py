@@ -217,3 +217,45 @@ def test_a_snapped_pose_gets_no_fuzzy_retry_and_says_so(fc, part):
     assert len(attempts) == 2 and "route" not in attempts[1]
     assert attempts[1]["outcome"].startswith("not started")
     assert figures["method"] == "mesh" and 1 - 1e-3 <= figures["iou"] <= 1.0
+
+
+def _children_of_a_scoring(fc, part, tmp_path, monkeypatch, only):
+    """The interpreters (their code) one in-process scoring of a box against a moved copy
+    starts, no child being kept from an earlier job."""
+    from cadbench_wb import runner
+    from cadbench_wb.app import scoring
+
+    time_budget._retire_spare()
+    started = []
+    real = runner.child_interpreter
+
+    def recorded(code, **popen):
+        started.append(code)
+        return real(code, **popen)
+
+    monkeypatch.setattr(runner, "child_interpreter", recorded)
+    reference, candidate = str(tmp_path / "a.step"), str(tmp_path / "b.step")
+    part.makeBox(30, 20, 10).exportStep(reference)
+    moved = part.makeBox(30, 20, 10)
+    moved.translate(fc.Vector(7, 3, 1))
+    moved.exportStep(candidate)
+    result = scoring.score_files(reference, candidate, {"only": only})
+    return started, result
+
+
+def test_a_shape_only_job_starts_the_exact_child_alone(fc, part, tmp_path, monkeypatch):
+    # Issue 33: a shape-only job pays for no drawing; on the exact route, one child: the
+    # exact booleans' (a box and its translated copy: IoU 1 by construction).
+    started, result = _children_of_a_scoring(fc, part, tmp_path, monkeypatch, ["shape"])
+    assert result["shape"]["method"] == "exact"
+    assert result["shapeIoU"] == pytest.approx(1.0, abs=1e-9)
+    assert started == ["from cadbench_wb.app.shape import time_budget; time_budget.serve()"]
+
+
+def test_no_exact_child_where_the_exact_route_is_not_taken(fc, part, tmp_path, monkeypatch):
+    # A face limit of 0 refuses the exact booleans before they start (exact_work_refusal):
+    # then no child at all.
+    monkeypatch.setitem(standard.CROSS_CHECK, "exact_max_faces", 0)
+    started, result = _children_of_a_scoring(fc, part, tmp_path, monkeypatch, ["shape"])
+    assert result["shape"]["crossCheck"]["exactSkipped"].startswith("exact booleans not")
+    assert started == []
