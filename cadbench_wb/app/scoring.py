@@ -287,13 +287,17 @@ def _pose_arrays(pose) -> tuple:
 
 
 def _cpu_now() -> tuple:
-    """(this process's, its waited children's) CPU seconds so far."""
+    """(this process's, its children's) CPU seconds so far: those it waited for, and the
+    exact-boolean child it keeps for its next job (time_budget.ExactWorker.release)."""
     import resource  # noqa: PLC0415
+
+    from cadbench_wb.app.shape import time_budget  # noqa: PLC0415
 
     own, children = (
         resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
     )
-    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+    kept = time_budget.kept_children_cpu_s()
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime + kept
 
 
 def _cpu_since(cpu: tuple) -> dict:

@@ -39,14 +39,26 @@ def module_file(module: str, package_dir: str = PACKAGE_DIR) -> str | None:
     return None
 
 
-@functools.cache
 def _imported_modules(path: str) -> frozenset[str]:
     """cadbench_wb modules a file imports anywhere in it: `import a.b`, `from a import b`
-    (b a submodule, else a itself), relative imports resolved. Cached, as sealed_files: the
-    metric and the drawing stamps walk mostly the same files, and parsing them is most of a
-    stamp's cost (0.2 CPU-s each for ~100 files)."""
-    with open(path, encoding="utf-8") as handle:
-        tree = ast.parse(handle.read(), path)
+    (b a submodule, else a itself), relative imports resolved. Parsing the files is most of
+    a stamp's cost (0.2 CPU-s for ~100 files, in every fresh scoring process), so the
+    answer is kept by the file's content (_ImportCache: in this process, and for the
+    package's own files in the user's cache folder): the same bytes at the same path
+    always import the same modules."""
+    with open(path, "rb") as handle:
+        content = handle.read()
+    digest_hex = hashlib.sha256(content).hexdigest()
+    found = _IMPORTS.get(path, digest_hex)
+    if found is None:
+        found = _parsed_imports(content.decode("utf-8"), path)
+        _IMPORTS.put(path, digest_hex, found)
+    return found
+
+
+def _parsed_imports(source: str, path: str) -> frozenset[str]:
+    """_imported_modules of a file's source, read with ast."""
+    tree = ast.parse(source, path)
     own = _module_name(path)
     found = set()
     for node in statements_of(tree.body):
@@ -60,6 +72,65 @@ def _imported_modules(path: str) -> frozenset[str]:
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return frozenset(name for name in found if name == PACKAGE or name.startswith(PACKAGE + "."))
+
+
+class _ImportCache:
+    """{path: (sha256 of its content, the modules it imports)}: read once from
+    ~/.cache/cadbench/fingerprint-imports.json (XDG_CACHE_HOME), written back when a stamp
+    parsed a file anew. Only files of this package are written there (a test's copies in
+    temporary folders stay in this process); an entry whose content differs is parsed again,
+    so an edited file is never taken for its old self. Unreadable or unwritable: parse."""
+
+    def __init__(self):
+        self.entries, self.loaded, self.changed = {}, False, False
+
+    @staticmethod
+    def file() -> str:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        return os.path.join(base, "cadbench", "fingerprint-imports.json")
+
+    def _load(self) -> None:
+        self.loaded = True
+        try:
+            with open(self.file(), encoding="utf-8") as handle:
+                stored = json.load(handle)
+            self.entries.update(
+                {path: (sha, frozenset(names)) for path, (sha, names) in stored.items()}
+            )
+        except (OSError, ValueError, TypeError):
+            pass
+
+    def get(self, path: str, sha: str) -> frozenset[str] | None:
+        if not self.loaded:
+            self._load()
+        kept = self.entries.get(path)
+        return kept[1] if kept is not None and kept[0] == sha else None
+
+    def put(self, path: str, sha: str, names: frozenset[str]) -> None:
+        self.entries[path] = (sha, names)
+        self.changed = self.changed or path.startswith(PACKAGE_DIR + os.sep)
+
+    def save(self) -> None:
+        if not self.changed:
+            return
+        self.changed = False
+        own = {
+            path: [sha, sorted(names)]
+            for path, (sha, names) in self.entries.items()
+            if path.startswith(PACKAGE_DIR + os.sep) and os.path.isfile(path)
+        }
+        target = self.file()
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            partial = f"{target}.{os.getpid()}.tmp"
+            with open(partial, "w", encoding="utf-8") as handle:
+                json.dump(own, handle, sort_keys=True)
+            os.replace(partial, target)  # whole or not at all, with scorings side by side
+        except OSError:
+            pass
+
+
+_IMPORTS = _ImportCache()
 
 
 def statements_of(nodes):
@@ -129,6 +200,7 @@ def sealed_files(stamp: str, package_dir: str = PACKAGE_DIR) -> tuple[str, ...]:
         roots += registry.SCORING_MODULES
     data = _data_files([f for metric in metrics for f in metric.data_files], package_dir)
     files = set(import_closure(roots, package_dir)) | set(data)
+    _IMPORTS.save()
     return tuple(sorted(files, key=lambda p: _relative(p, package_dir)))
 
 

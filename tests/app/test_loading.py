@@ -130,7 +130,7 @@ def test_each_loader_scores_a_box_of_its_format(fc, part, tmp_path, fmt):
 
 ADDED_FORMAT = """
 import importlib, json, sys
-from cadbench_wb.freecad_env import import_freecad
+from cadbench_wb.runtime.freecad_env import import_freecad
 import_freecad()
 import Mesh, Part
 loading = importlib.import_module(sys.argv[2])

@@ -38,11 +38,46 @@ def test_the_wall_clock_backstop_is_told_from_the_cpu_budget(fc, part):
     # The backstop (a child that stops computing) is the one stop that depends on the
     # machine's load: it must be told apart from the CPU budget and from a death. A
     # millisecond is less than any interpreter's start-up: always reached.
+    # A fresh child: one kept from an earlier job (ExactWorker.release) is already running.
     box = part.makeBox(10, 10, 10)
-    job = time_budget.ExactJob(box, box.copy(), 0.0, False, 90.0)
+    job = time_budget.ExactJob(box, box.copy(), 0.0, False, 90.0, time_budget.ExactWorker())
     with pytest.raises(time_budget.BudgetSpent) as spent:
         job.result(wall_s=0.001)
     assert spent.value.clock and not spent.value.cpu
+
+
+def test_a_reused_process_keeps_its_exact_child_between_jobs(fc, part):
+    # Two boxes 10 mm on a side, 5 mm apart: common 500, union 1500 (analytic), in the same
+    # kept child both times; one stopped by its CPU budget is not kept (it is gone).
+    box = part.makeBox(10, 10, 10)
+    other = part.makeBox(10, 10, 10, fc.Vector(5, 0, 0))
+    time_budget.exact_booleans_within(box, other, 0.0, False, 300)
+    (kept,) = time_budget._SPARE
+    # Its CPU (FreeCAD's import at least) is still counted while it waits, unreaped.
+    assert time_budget.kept_children_cpu_s() > 0.01
+    again = time_budget.exact_booleans_within(box, other, 0.0, False, 300)
+    assert time_budget._SPARE == [kept]
+    assert again["volumes"]["common"] == pytest.approx(500, rel=1e-12)
+    assert again["volumes"]["union"] == pytest.approx(1500, rel=1e-12)
+    reference, nearly = _nearly_moved_ftc09(fc, part)
+    with pytest.raises(time_budget.BudgetSpent):
+        time_budget.exact_booleans_within(reference, nearly, 0.0, False, 0.1)
+    assert time_budget._SPARE == []
+    assert kept.process.poll() is not None
+
+
+def test_the_exact_child_imports_no_cross_check_modules():
+    # Its start-up is paid by every scoring on the exact route: FreeCAD, Part and the
+    # booleans only (numpy and the mesh modules are the scoring process's).
+    code = (
+        "import sys; from cadbench_wb.app.shape import time_budget, exact; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('numpy', 'scipy', 'manifold3d', 'trimesh')))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split("\n")[-2]
+    assert found == "[]"
 
 
 def _plate(fc, part, shift: float = 0.0):
@@ -182,3 +217,45 @@ def test_a_snapped_pose_gets_no_fuzzy_retry_and_says_so(fc, part):
     assert len(attempts) == 2 and "route" not in attempts[1]
     assert attempts[1]["outcome"].startswith("not started")
     assert figures["method"] == "mesh" and 1 - 1e-3 <= figures["iou"] <= 1.0
+
+
+def _children_of_a_scoring(fc, part, tmp_path, monkeypatch, only):
+    """The interpreters (their code) one in-process scoring of a box against a moved copy
+    starts, no child being kept from an earlier job."""
+    from cadbench_wb.app import scoring
+    from cadbench_wb.runtime import runner
+
+    time_budget._retire_spare()
+    started = []
+    real = runner.child_interpreter
+
+    def recorded(code, **popen):
+        started.append(code)
+        return real(code, **popen)
+
+    monkeypatch.setattr(runner, "child_interpreter", recorded)
+    reference, candidate = str(tmp_path / "a.step"), str(tmp_path / "b.step")
+    part.makeBox(30, 20, 10).exportStep(reference)
+    moved = part.makeBox(30, 20, 10)
+    moved.translate(fc.Vector(7, 3, 1))
+    moved.exportStep(candidate)
+    result = scoring.score_files(reference, candidate, {"only": only})
+    return started, result
+
+
+def test_a_shape_only_job_starts_the_exact_child_alone(fc, part, tmp_path, monkeypatch):
+    # Issue 33: a shape-only job pays for no drawing; on the exact route, one child: the
+    # exact booleans' (a box and its translated copy: IoU 1 by construction).
+    started, result = _children_of_a_scoring(fc, part, tmp_path, monkeypatch, ["shape"])
+    assert result["shape"]["method"] == "exact"
+    assert result["shapeIoU"] == pytest.approx(1.0, abs=1e-9)
+    assert started == ["from cadbench_wb.app.shape import time_budget; time_budget.serve()"]
+
+
+def test_no_exact_child_where_the_exact_route_is_not_taken(fc, part, tmp_path, monkeypatch):
+    # A face limit of 0 refuses the exact booleans before they start (exact_work_refusal):
+    # then no child at all.
+    monkeypatch.setitem(standard.CROSS_CHECK, "exact_max_faces", 0)
+    started, result = _children_of_a_scoring(fc, part, tmp_path, monkeypatch, ["shape"])
+    assert result["shape"]["crossCheck"]["exactSkipped"].startswith("exact booleans not")
+    assert started == []

@@ -3,6 +3,7 @@
 reaches and with nothing else (issue 18). Pure: no FreeCAD, read by ast."""
 
 import ast
+import json
 import os
 
 import pytest
@@ -158,3 +159,23 @@ def test_the_statement_walk_finds_every_import_a_full_walk_finds():
         full = [ast.dump(n) for n in ast.walk(tree) if isinstance(n, kinds)]
         walked = [ast.dump(n) for n in fingerprint.statements_of(tree.body) if isinstance(n, kinds)]
         assert sorted(walked) == sorted(full), name
+
+
+def test_kept_imports_give_the_same_stamp_and_an_edit_is_parsed_again(tmp_path, monkeypatch):
+    # The modules a file imports are kept by its content in the user's cache folder: a
+    # warm cache gives the cold stamp, and an entry whose content hash is not the file's
+    # (a file edited since) is never used, even one that names other imports.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(fingerprint, "_IMPORTS", fingerprint._ImportCache())
+    cold = _stamps(PACKAGE)
+    kept = fingerprint._ImportCache.file()
+    assert os.path.isfile(kept)
+    monkeypatch.setattr(fingerprint, "_IMPORTS", fingerprint._ImportCache())
+    assert _stamps(PACKAGE) == cold
+    shape = os.path.join(PACKAGE, "app", "shape", "fidelity.py")
+    stale = {shape: ["0" * 64, []]}  # as if fidelity.py imported nothing
+    with open(kept, "w", encoding="utf-8") as handle:
+        json.dump(stale, handle)
+    monkeypatch.setattr(fingerprint, "_IMPORTS", fingerprint._ImportCache())
+    assert _stamps(PACKAGE) == cold
+    assert "cadbench_wb.app.shape.exact" in fingerprint._imported_modules(shape)

@@ -20,7 +20,6 @@ import numpy as np
 
 from cadbench_wb.app.model import placement
 from cadbench_wb.errors import DeliveryFailure
-from cadbench_wb.geometry import mesh_segments
 
 
 class Box:
@@ -62,6 +61,11 @@ class TriangleSolid:
 
     @property
     def Area(self) -> float:  # noqa: N802
+        # Imported here: every scoring imports this module (meshing asks is_triangles), and
+        # mesh_segments brings scipy's optimize and csgraph (0.08 CPU-s), which only a
+        # delivered mesh needs.
+        from cadbench_wb.geometry import mesh_segments  # noqa: PLC0415
+
         return float(mesh_segments.triangle_normals(self.vertices, self.triangles)[1].sum())
 
     @property

@@ -635,7 +635,7 @@ class _Judge:
         rng = np.random.default_rng(params["proxy_seed"] + 2)
         self.points = lo - margin + rng.random((params["judge_points"], 3)) * (hi - lo + 2 * margin)
         self.mesh_cand = mesh_cand
-        self.in_ref = None
+        self.in_ref, self.in_cand_test = None, None
         self.mesh_ref = mesh_ref
         self.calls = 0
 
@@ -643,8 +643,10 @@ class _Judge:
         self.calls += 1
         if self.in_ref is None:
             self.in_ref = sampling.inside_mesh(self.points, *self.mesh_ref)
+            # inside_mesh's answers, its grid made once for every pose judged.
+            self.in_cand_test = sampling.InsideTest(*self.mesh_cand)
         local = (self.points - pose.translation) @ pose.rotation
-        in_cand = sampling.inside_mesh(local, *self.mesh_cand)
+        in_cand = self.in_cand_test(local)
         union = np.count_nonzero(self.in_ref | in_cand)
         return np.count_nonzero(self.in_ref & in_cand) / union if union else 0.0
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The exact-boolean child's side (time_budget.ExactWorker starts it): import FreeCAD once,
 then for each job folder named on stdin read both BREP shapes, compute the exact booleans
-(fidelity.exact_booleans) under the job's CPU limit, and write back volumes and pieces.
+(exact.exact_booleans) under the job's CPU limit, and write back volumes and pieces.
 A module of its own so that fidelity (which starts the child) and the child's code import
 each other in one direction only."""
 
@@ -46,9 +46,10 @@ def _limit_cpu(folder: str, spent: float) -> None:
 
     with open(os.path.join(folder, "job.json")) as handle:
         budget = json.load(handle).get("cpu_budget_s")
-    if budget is None:
-        return
     _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if budget is None:  # no budget: none left over from this child's last job either
+        resource.setrlimit(resource.RLIMIT_CPU, (hard, hard))
+        return
     soft = math.ceil(spent + max(budget, 0.0))
     if hard != resource.RLIM_INFINITY:
         soft = min(soft, hard)
@@ -62,9 +63,9 @@ def child(folder: str) -> None:
     import_freecad()
     import Part  # noqa: PLC0415 - only after import_freecad
 
-    # At the first job, as it always was: that job's CPU count (cpu_used_s) includes the
-    # mesh modules' import, and a budget decision must not move with this file's layout.
-    from cadbench_wb.app.shape import fidelity as shape_fidelity  # noqa: PLC0415
+    # The exact booleans alone (issue 33): not fidelity, whose mesh modules cost 0.25 CPU-s
+    # of the child's start-up.
+    from cadbench_wb.app.shape import exact  # noqa: PLC0415 - only after import_freecad
 
     with open(os.path.join(folder, "job.json")) as handle:
         job = json.load(handle)
@@ -72,7 +73,7 @@ def child(folder: str) -> None:
     candidate = Part.read(os.path.join(folder, "b.brep"))
     reference = reference.Solids[0] if len(reference.Solids) == 1 else reference
     candidate = candidate.Solids[0] if len(candidate.Solids) == 1 else candidate
-    found = shape_fidelity.exact_booleans(reference, candidate, job["fuzzy"], job["keep_shapes"])
+    found = exact.exact_booleans(reference, candidate, job["fuzzy"], job["keep_shapes"])
     files = {}
     for key, shape in found.pop("shapes").items():
         files[key] = None

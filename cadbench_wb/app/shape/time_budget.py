@@ -15,6 +15,7 @@ pools (manifold3d's TBB, OCC's) are running can deadlock on their locks, as seen
 It reads both shapes as BREP (an exact round trip) and writes back volumes and pieces.
 """
 
+import atexit
 import json
 import os
 import select
@@ -47,6 +48,45 @@ def cpu_limit_available() -> bool:
     return hasattr(signal, "SIGXCPU")
 
 
+# A child kept between the exact jobs of one process (ExactWorker.release) serves at most
+# SPARE_JOBS of them, and none once its peak address space passed SPARE_MEMORY_SHARE of its
+# memory limit (campaign/pool.py recycles its workers by the same rule).
+SPARE_JOBS = 100
+SPARE_MEMORY_SHARE = 0.5
+_SPARE: list = []
+
+
+def _retire_spare() -> None:
+    """At exit: end the kept child and wait for it (its CPU is then this process's
+    children's, as a closed child's is)."""
+    while _SPARE:
+        worker = _SPARE.pop()
+        try:
+            worker.process.stdin.close()  # end of its job list: serve() returns
+            worker.process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        worker.close()
+
+
+atexit.register(_retire_spare)
+
+
+def kept_children_cpu_s() -> float:
+    """CPU seconds spent so far by the children kept for later jobs (ExactWorker.release),
+    which getrusage's RUSAGE_CHILDREN counts only once they are waited for: read from /proc
+    (0 where there is none), so that a scoring's cpu_children still holds its exact child."""
+    total = 0.0
+    for worker in _SPARE:
+        try:
+            with open(f"/proc/{worker.process.pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError, AttributeError):
+            pass
+    return total
+
+
 class ExactWorker:
     """A child interpreter started ahead of need (it imports FreeCAD while this process
     computes the mesh route), that runs one exact-boolean job and is then closed or killed.
@@ -62,12 +102,47 @@ class ExactWorker:
 
         self.cpu_budget_s = None
         self.cpu_used_s = 0.0  # CPU seconds of the last job, as the child measured them
+        self.idle = True  # no job handed in, or the last one answered "done"
+        self.jobs = 0
+
+    @classmethod
+    def reused(cls) -> "ExactWorker":
+        """The child this process kept from its last exact job (release), else a new one."""
+        while _SPARE:
+            worker = _SPARE.pop()
+            if worker.process.poll() is None:
+                return worker
+            worker.close()
+        return cls()
+
+    def release(self) -> None:
+        """Done with this child: kept for this process's next exact job when its last job
+        answered and it is fit for more (a reused scoring process, a campaign worker, then
+        starts the child's interpreter and FreeCAD once, not once per job: 0.2 CPU-s of a
+        small pair); closed otherwise. The answers are the same: each job reads its two
+        shapes afresh from BREP in a process that keeps nothing from the last one but its
+        imports."""
+        if self.idle and self.jobs < SPARE_JOBS and self.process.poll() is None and self._slim():
+            _SPARE.append(self)
+            return
+        self.close()
+
+    def _slim(self) -> bool:
+        """Whether the child's peak address space stays under SPARE_MEMORY_SHARE of the
+        limit it inherited (this process's): what OpenCASCADE keeps from a job must never
+        make a later job die of memory, which would change that job's route."""
+        from cadbench_wb.runtime import memory_use  # noqa: PLC0415
+
+        limit = memory_use.limit_mb()
+        return not limit or memory_use.peak_mb(self.process.pid) < SPARE_MEMORY_SHARE * limit
 
     def submit(self, folder: str) -> None:
         """Hand the job in folder to the child (it starts at once)."""
         try:
             with open(os.path.join(folder, "job.json")) as handle:
                 self.cpu_budget_s = json.load(handle).get("cpu_budget_s")
+            self.idle = False
+            self.jobs += 1
             self.process.stdin.write((folder + "\n").encode())
             self.process.stdin.flush()
         except OSError:
@@ -86,6 +161,7 @@ class ExactWorker:
         line = self.process.stdout.readline().decode(errors="replace").split()
         if line[:1] == ["done"]:
             self.cpu_used_s = float(line[1]) if len(line) > 1 else 0.0
+            self.idle = True
             return
         status = self.process.wait()
         if cpu_limit_available() and status == -signal.SIGXCPU:
@@ -135,7 +211,8 @@ class ExactJob:
     def __init__(self, reference, candidate, fuzzy, keep_shapes, cpu_budget_s, worker=None):
         self.started = time.perf_counter()
         self.cpu_budget_s = cpu_budget_s
-        self.worker = worker or ExactWorker()
+        self.worker = worker or ExactWorker.reused()
+        self._cpu_used_s = 0.0
         self.folder = tempfile.TemporaryDirectory(prefix="cadbench-exact-")
         self.failed = None
         try:
@@ -152,7 +229,7 @@ class ExactJob:
     @property
     def cpu_used_s(self) -> float:
         """CPU seconds the child spent on the job (once result() has returned or raised)."""
-        return self.worker.cpu_used_s
+        return self.worker.cpu_used_s if self.worker is not None else self._cpu_used_s
 
     def result(self, wall_s: float | None = None) -> dict:
         """The job's volumes and pieces; raises BudgetSpent. wall_s: the backstop, counted
@@ -188,5 +265,9 @@ class ExactJob:
             self.close()
 
     def close(self) -> None:
-        self.worker.close()
+        """Release the child (ExactWorker.release) and remove the job's folder; again: nothing."""
+        if self.worker is not None:
+            worker, self.worker = self.worker, None
+            self._cpu_used_s = worker.cpu_used_s
+            worker.release()
         self.folder.cleanup()
