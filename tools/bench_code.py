@@ -38,6 +38,7 @@ sys.path.insert(0, ROOT)
 PAIRS = 100
 WHERE = ("local", "dask")
 WORKERS = 2
+IDLE_S = 10.0  # the idle cluster's CPU is measured over this long before its campaign
 
 CADQUERY = """import cadquery as cq
 {bad}result = cq.Workplane("XY").box({x}, {y}, {z}).faces(">Z").workplane().hole({d})
@@ -190,6 +191,19 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _idle_cpu_rate(seconds: float = IDLE_S) -> float:
+    """CPU seconds per second an idle cluster spends (heartbeats, memory monitors): its
+    share of the campaign's cluster CPU is this times the campaign's wall time."""
+    tree0, self0 = _tree_cpu(), _own_cpu()
+    time.sleep(seconds)
+    return (_tree_cpu() - tree0 + _own_cpu() - self0) / seconds
+
+
 def _tree_cpu() -> float:
     """CPU of this process's live descendants and of every child they reaped (a Dask
     cluster's nannies, workers and the scoring processes the workers keep)."""
@@ -230,14 +244,15 @@ def _campaign(where: str, cases: str, subs: str, out: str, scheduler: str | None
     """One `cadbench run` of every script: wall, CPU (see the module's docstring), counts."""
     args = ["run", "--cases", cases, "--submissions", subs, "--out", out, "--only", "shape"]
     args += ["--workers", str(WORKERS)] + (["--scheduler", scheduler] if scheduler else [])
-    tree0, cpu0, wall0 = _tree_cpu(), _children_cpu(), time.monotonic()
+    tree0, cpu0, self0, wall0 = _tree_cpu(), _children_cpu(), _own_cpu(), time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "cadbench_wb", *args], cwd=ROOT, capture_output=True, text=True
     )
     wall = time.monotonic() - wall0
     client_cpu = _children_cpu() - cpu0
-    # The cluster's processes outlive the run (the tree then is only the cluster's).
-    cluster_cpu = _tree_cpu() - tree0 if scheduler else 0.0
+    # The cluster's processes outlive the run (the tree then is only the cluster's); its
+    # scheduler runs in this process, which does nothing else meanwhile.
+    cluster_cpu = _tree_cpu() - tree0 + _own_cpu() - self0 if scheduler else 0.0
     if done.returncode not in (0, 1):
         raise RuntimeError(f"cadbench run ({where}) ended {done.returncode}: {done.stderr[-2000:]}")
     with open(os.path.join(out, "results.json")) as handle:
@@ -326,9 +341,12 @@ def run(out_dir: str, pairs: int = PAIRS, where: tuple = WHERE) -> dict:
         if place == "dask":
             cluster = _cluster(os.path.join(root, "dask-tmp"))
             try:
+                idle = _idle_cpu_rate()
                 measured = _campaign(place, case_root, subs, out, cluster.scheduler_address)
             finally:
                 cluster.close()
+            measured["clusterIdleCpuPerSecond"] = round(idle, 3)
+            measured["clusterIdleCpuSecondsOfWall"] = round(idle * measured["wallSeconds"], 1)
         else:
             measured = _campaign(place, case_root, subs, out, None)
         measured.update(_ratios(measured, peers))
@@ -359,7 +377,12 @@ def _print(m: dict) -> None:
         f"{m['scriptCpuSeconds']:.0f}): {m['cpuSecondsPerPair']:.2f} CPU s per pair "
         f"(x peer {m['cpuPerPairOverPeer']:.1f}), {m['pairsPerCpuHour']} pairs per CPU-hour; "
         f"1,000 pairs at this rate {m['wall1000PairsSeconds']} s wall; invalid rates "
-        f"{m['invalidRate']}; load average {m['loadAverageAfter']}",
+        f"{m['invalidRate']}; load average {m['loadAverageAfter']}"
+        + (
+            f"; the idle cluster's share {m['clusterIdleCpuSecondsOfWall']:.0f} CPU s"
+            if "clusterIdleCpuSecondsOfWall" in m
+            else ""
+        ),
         flush=True,
     )
 
