@@ -8,6 +8,7 @@ limits (the machine is shared and noisy).
 
 import argparse
 import importlib.util
+import inspect
 import json
 import os
 import sys
@@ -272,6 +273,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", default="out/bench")
     parser.add_argument("--only", help="comma-separated topics (shape, and bench_<topic>.py)")
+    parser.add_argument(
+        "--pairs", type=int, help="pairs of the benches that take a size (code: default 100)"
+    )
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     chosen = set(args.only.split(",")) if args.only else None
@@ -283,7 +287,8 @@ def main() -> int:
         if chosen is not None and topic not in chosen:
             continue
         print(f"== {topic}")
-        results[topic] = module.run(args.out)
+        sized = args.pairs and "pairs" in inspect.signature(module.run).parameters
+        results[topic] = module.run(args.out, pairs=args.pairs) if sized else module.run(args.out)
     with open(os.path.join(args.out, "bench.json"), "w") as handle:
         json.dump(results, handle, indent=2, sort_keys=True, default=str)
     print(f"wrote {os.path.join(args.out, 'bench.json')}")

@@ -244,6 +244,63 @@ def _groups_and_verdicts(summary: dict, metrics: list[str]) -> list[str]:
     return parts
 
 
+def _field_median(over: dict | None) -> str:
+    return "-" if not over else _e(f"{figures.number(over['median'])} ({over['n']})")
+
+
+def _field_figures(document: dict) -> list[str]:
+    """The field's figures (campaign/field.py): per system the invalid rate with its timeout
+    and the median chamferDistance and voxelIoU64 over the delivered scorings, each protocol
+    named; per scoring both values. Nothing for a document written before they existed."""
+    systems = document.get("fieldFigures") or {}
+    if not systems:
+        return []
+    header = ["system", "invalidRate", "timeout", "chamferDistance median (n)"]
+    header += ["chamferDistance mean", "voxelIoU64 median (n)", "voxelIoU64 mean"]
+    rows = []
+    for system, entry in systems.items():
+        invalid, cd, vox = entry["invalidRate"], entry["chamferDistance"], entry["voxelIoU64"]
+        rows.append(
+            [
+                _e(system),
+                _e(figures.percent(invalid)),
+                _e(f"{invalid['timeoutSeconds']:g} s ({invalid['timeoutOf']})"),
+                _field_median(cd["over"]),
+                _e(figures.number((cd["over"] or {}).get("mean"))),
+                _field_median(vox["over"]),
+                _e(figures.number((vox["over"] or {}).get("mean"))),
+            ]
+        )
+    first = next(iter(systems.values()))
+    protocols = "".join(
+        f"<li><b>{_e(name)}</b>: {_e(first[name]['protocol'])}</li>"
+        for name in ("invalidRate", "chamferDistance", "voxelIoU64")
+    )
+    pairs = [
+        [_e(r["system"]), _e(r["run"]), _e(r["case"]), _e(_delivery_text(r))]
+        + [_e(figures.number(r["fieldFigures"].get(n))) for n in ("chamferDistance", "voxelIoU64")]
+        + [_score_link(r)]
+        for r in document["scorings"]
+        if r.get("fieldFigures")
+    ]
+    parts = [
+        "<h2 id='field-figures'>Field figures (other benchmarks' protocols)</h2><p class='note'>"
+        "Beside cadbench's figures, never in a verdict or a pass rate, so a paper's number can "
+        "be set beside them. chamferDistance: lower is closer (&times;10&sup3;; identical "
+        "shapes score the sampling floor, not 0); voxelIoU64: 1 is identical. Medians and "
+        "means are over the delivered scorings; invalidRate counts the checked ones.</p>",
+        _table(header, rows),
+        f"<ul class='note'>{protocols}</ul>",
+    ]
+    if pairs:
+        header = ["system", "run", "case", "delivery", "chamferDistance", "voxelIoU64", "result"]
+        parts += [
+            "<h3>Field figures per scoring</h3>",
+            _table(header, pairs, numeric_from=4, table_id="field", keys=3),
+        ]
+    return parts
+
+
 def _metric(document: dict, metric: str) -> list[str]:
     summary = document["summary"]
     threshold = document["thresholds"].get(metric)
@@ -389,6 +446,7 @@ def html_text(document: dict) -> str:
     summary, metrics = document["summary"], document["metrics"]
     parts = _header(document)
     parts += _systems(summary, metrics)
+    parts += _field_figures(document)
     parts += _independent_and_anchoring(summary, document["campaign"]["anchoringCases"])
     parts += _ranges(summary, metrics)
     parts += _groups_and_verdicts(summary, metrics)

@@ -60,8 +60,11 @@ def score_key(
 def candidate_change(planned_hash: str, result: dict) -> str | None:
     """Why a result may not be stored under the key planned for planned_hash: the bytes it
     scored (its candidate's sha256, None when none were read) are not the planned ones, as
-    when the file was replaced between the plan and the scoring. None when they agree."""
-    planned = planned_hash if _is_sha256(planned_hash) else None
+    when the file was replaced between the plan and the scoring. None when they agree. A
+    code submission's planned hash is "<script sha256>:<code stamp>" (batch.plan): its
+    result names the script's sha256."""
+    planned = planned_hash.split(":", 1)[0]
+    planned = planned if _is_sha256(planned) else None
     scored = (result.get("candidate") or {}).get("sha256")
     if scored == planned:
         return None

@@ -85,3 +85,17 @@ def test_unchecked_attempts_are_logged_but_not_stored_as_scores(tmp_path):
     s.note_unchecked("k", "c", "worker_lost", "killed", 4)
     assert s.keys() == set() and s.get("k") is None
     s.close()
+
+
+def test_a_code_submissions_planned_hash_matches_its_scripts_sha256():
+    # batch.plan keys a script as "<sha256>:<code stamp>"; its result names the script's
+    # sha256. Before this was read, every code submission of a campaign was NOT CHECKED
+    # (candidate_changed, "sha256 none: not a readable file").
+    script, other = "a" * 64, "b" * 64
+    scored = {"candidate": {"sha256": script}}
+    assert store.candidate_change(f"{script}:0123456789abcdef", scored) is None
+    assert store.candidate_change(script, scored) is None
+    assert "sha256 " + script in store.candidate_change(f"{other}:0123456789abcdef", scored)
+    # Keys that are not a file's digest never match a result.
+    for planned in ("missing", f"unreadable:{script}", f"link_outside_submissions:{script}"):
+        assert "none: not a readable file" in store.candidate_change(planned, scored)
