@@ -114,8 +114,17 @@ class Run:
             started = time.monotonic()
             self.feature = self._show()
             self.seconds["objects"] = time.monotonic() - started
-            self.results.deviation_shown(self.feature)
-            self.seconds["show"] = time.monotonic() - started
+        finally:
+            # The message and the view in a turn of the event loop of their own (the run
+            # stays listed, and so running, until then).
+            QtCore.QTimer.singleShot(0, self._shown)
+
+    def _shown(self) -> None:
+        try:
+            if self.feature is not None:
+                started = time.monotonic()
+                self.results.deviation_shown(self.feature)
+                self.seconds["shown"] = time.monotonic() - started
         finally:
             if self in _RUN:
                 _RUN.remove(self)
