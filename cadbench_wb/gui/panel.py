@@ -524,7 +524,6 @@ class ResultsPanel(QtWidgets.QWidget):
             FreeCADGui.SendMsgToActiveView("ViewFit")
         # How long the GUI thread worked on the model the child read (for tests).
         self.load_seconds = time.monotonic() - started
-
         if then is not None:
             then()
 
