@@ -43,7 +43,7 @@ class Run:
         self.feature = None
         self.cancelled = False
         started = time.monotonic()
-        self.seconds = {}  # how long the GUI thread worked: "prepare", "show"
+        self.seconds = {}  # how long the GUI thread worked, by part (for tests)
         sess = session.current()
         sess._runs += 1
         self.out = os.path.join(sess.workdir, f"deviation-{sess._runs}")
@@ -65,6 +65,7 @@ class Run:
         self.process.setProcessEnvironment(job.qprocess_environment())
         self.process.readyReadStandardOutput.connect(self._read)
         self.process.finished.connect(self._finished)
+        self.process.errorOccurred.connect(self._error)
         self.last_line = ""
         self.seconds["prepare"] = time.monotonic() - started
 
@@ -93,6 +94,12 @@ class Run:
                 percent, _, text = rest.partition(" ")
                 if percent.isdigit():
                     self.results.show_progress(int(percent), tr(text), self.cancel)
+
+    def _error(self, error) -> None:
+        """A child that never started emits no finished signal: end the run here."""
+        if error == QtCore.QProcess.ProcessError.FailedToStart:
+            self.last_line = f"error cannot start {runner.python_for_children()}"
+            self._finished(-1, None)
 
     def _finished(self, code, _status) -> None:
         self._read()
