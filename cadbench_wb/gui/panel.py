@@ -44,6 +44,7 @@ class ResultsPanel(QtWidgets.QWidget):
         self.message_kind = "info"
         self._thread = None
         self._activity_cancel = None  # Cancel of a child that is no scoring (show_activity)
+        self._finishing_load = False  # a model is shown; the panel follows next turn
         self._batch = []  # (name, outcome) of the last folder scoring
         self._batch_total = 0
         self._timer = QtCore.QTimer(self)
@@ -197,7 +198,8 @@ class ResultsPanel(QtWidgets.QWidget):
             FreeCAD.Console.PrintWarning(f"cadbench: {text}\n")
 
     def is_busy(self) -> bool:
-        return self._thread is not None
+        """A scoring or a model read runs (or its last turn is still to come)."""
+        return self._thread is not None or self._finishing_load
 
     def _start(self, jobs: list[dict], done, batch: bool = False) -> None:
         if self.is_busy():
@@ -490,6 +492,8 @@ class ResultsPanel(QtWidgets.QWidget):
         return True
 
     def _model_loaded(self, role: str, path: str, outcomes, then) -> None:
+        """The model is in the document; the panel, the message and the view follow in a
+        turn of the event loop of their own (each turn stays short), then then()."""
         from cadbench_wb.errors import CadbenchError, DeliveryFailure  # noqa: PLC0415
 
         outcome = outcomes[0] if outcomes else {"cancelled": True}
@@ -500,32 +504,37 @@ class ResultsPanel(QtWidgets.QWidget):
         try:
             session.current().loaded(role, path, outcome)
         except DeliveryFailure as exc:
-            self.show_result(None)
-            self.show_message(
-                tr("The candidate cannot be shown ({}); Score reports it as not delivered.").format(
-                    panel_model.short_reason(exc.one_line(), path)
-                ),
-                "error",
-            )
+            failure = exc
         except CadbenchError as exc:
             self.show_message(panel_model.short_reason(exc.one_line(), path), "error")
             return
         else:
+            failure = None
+        self.load_seconds = time.monotonic() - started  # the GUI thread's part (for tests)
+        self._finishing_load = True
+
+        def finish():
+            self._finishing_load = False
             self.show_result(None)
-            if role == "candidate":
-                text = tr("Candidate {} loaded: press Score.").format(os.path.basename(path))
-            elif session.current().case is not None:
-                text = tr("Case {} opened: choose a candidate, then Score.").format(
-                    session.current().case.id
-                )
+            if failure is not None:
+                text = tr("The candidate cannot be shown ({}); Score reports it as not delivered.")
+                reason = panel_model.short_reason(failure.one_line(), path)
+                self.show_message(text.format(reason), "error")
             else:
-                text = tr("Reference {} loaded.").format(os.path.basename(path))
-            self.show_message(text)
-            FreeCADGui.SendMsgToActiveView("ViewFit")
-        # How long the GUI thread worked on the model the child read (for tests).
-        self.load_seconds = time.monotonic() - started
-        if then is not None:
-            then()
+                if role == "candidate":
+                    text = tr("Candidate {} loaded: press Score.").format(os.path.basename(path))
+                elif session.current().case is not None:
+                    text = tr("Case {} opened: choose a candidate, then Score.").format(
+                        session.current().case.id
+                    )
+                else:
+                    text = tr("Reference {} loaded.").format(os.path.basename(path))
+                self.show_message(text)
+                FreeCADGui.SendMsgToActiveView("ViewFit")
+            if then is not None:
+                then()
+
+        QtCore.QTimer.singleShot(0, finish)
 
     # -- clicks: select and zoom -------------------------------------------------------------
     def _row_clicked(self, table, row: int) -> list[str]:

@@ -141,12 +141,24 @@ def test_show_deviation_is_sized_for_a_look_and_is_one_undo_step(engineer):
 FREEZE_LIMIT_S = 0.5
 
 
+def assert_responsive(watched: dict, what: str) -> None:
+    """The longest gap between heartbeat ticks, less the time the GUI thread stood runnable
+    waiting for a CPU, stays under the limit (it counts the thread's work and its waits
+    for a child: the old code's 12 s of Show deviation and its blocking wait for the
+    loading child). The raw wall-clock gap is held to the limit too unless the machine has
+    more runnable processes than cores (load average above os.cpu_count(), as when test
+    suites share two cores): the scheduler alone then stretches 0.1 s of work past 0.5 s."""
+    assert watched["longest_own_s"] < FREEZE_LIMIT_S, (what, watched)
+    if watched["load_average"] <= (os.cpu_count() or 1):
+        assert watched["longest_freeze_s"] < FREEZE_LIMIT_S, (what, watched)
+
+
 def test_show_deviation_never_freezes_the_window_and_its_bar_only_moves_forward(engineer):
     """The meshing and Inspection's distances (about 4 CPU-s on bearing_block, 12 s of a
     frozen window before) run in a child: the GUI thread only makes the objects."""
     data, _ = engineer
     shown = data["deviation_undone"]
-    assert shown["longest_freeze_s"] < FREEZE_LIMIT_S, shown
+    assert_responsive(shown, "Show deviation")
     assert shown["while_running"] == {"bar": True, "cancel": True}, shown
     values = shown["progress_values"]
     assert values and values == sorted(values) and max(values) >= 90, values
@@ -178,7 +190,7 @@ def test_opening_a_case_and_choosing_a_candidate_never_freeze_the_window(enginee
     data, _ = engineer
     for key in ("open_case_load", "candidate_load", "broken_load"):
         assert data[key]["busy"] and data[key]["bar"], (key, data[key])
-        assert data[key]["longest_freeze_s"] < FREEZE_LIMIT_S, (key, data[key])
+        assert_responsive(data[key], key)
     assert "Candidate perfect_moved.step loaded" in data["candidate_load"]["message"]
 
 
@@ -199,6 +211,6 @@ def test_a_case_build_moves_its_bar_forward_without_freezing_and_opens_the_case(
     # The bar counts the files the build script wrote: reference + candidates.
     total = 1 + len(case.candidates)
     assert any(s.endswith(f" of {total} files") for s in built["stages"]), built
-    assert built["longest_freeze_s"] < FREEZE_LIMIT_S, built
+    assert_responsive(built, "case build")
     assert len(built["files"]) == total, built
     assert built["case"] and built["case"].endswith(os.path.join("unbuilt", CASE_ID)), built

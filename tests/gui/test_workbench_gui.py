@@ -281,7 +281,7 @@ def test_deviation_is_freecads_inspection_of_the_aligned_candidate(gui_run):
     assert "Deviation shown" in deviation["message"]
     # The child's distances are the feature's own: the document does not measure again.
     assert deviation["state"] == ["Up-to-date"], deviation
-    assert deviation["longest_freeze_s"] < 0.5, deviation  # test_engineer_gui.FREEZE_LIMIT_S
+    assert deviation["longest_own_s"] < 0.5, deviation  # test_engineer_gui's limit
 
 
 def test_show_deviation_is_one_undo_step(gui_run):
