@@ -53,7 +53,9 @@ def engineer(fc, tmp_path_factory):
         "CADBENCH_GUI_BROKEN": str(broken),
         "CADBENCH_GUI_UNBUILT": str(folder / "unbuilt"),
     }
-    return scenario_report(folder, "engineer", env), case
+    # The longest scenario (a score, two drawings, two deviations, two case builds): 60-150
+    # s at load average 10-15 on two cores.
+    return scenario_report(folder, "engineer", env, timeout_s=360), case
 
 
 def test_the_preferences_page_and_its_icon_are_there_before_the_workbench_is(engineer):
