@@ -508,6 +508,9 @@ class ResultsPanel(QtWidgets.QWidget):
         except CadbenchError as exc:
             self.show_message(panel_model.short_reason(exc.one_line(), path), "error")
             return
+        except Exception as exc:  # one line in the panel, never a traceback
+            self.show_message(f"{os.path.basename(path)}: {type(exc).__name__}: {exc}", "error")
+            return
         else:
             failure = None
         self.load_seconds = time.monotonic() - started  # the GUI thread's part (for tests)
