@@ -8,6 +8,7 @@ scoring code changed while the campaign ran) is not mixed in: it is NOT CHECKED 
 campaign is run again under one standard.
 """
 
+import collections
 import contextlib
 import dataclasses
 import datetime
@@ -151,10 +152,19 @@ def _standard_changed(result: dict, stamps: dict) -> str | None:
     return None
 
 
+def scorings_per_job(the_plan: Plan) -> collections.Counter:
+    """{job key: how many scorings its answer settles} (deliveries of the same bytes, and a
+    case's missing deliveries, share one job)."""
+    return collections.Counter(p.key for p in the_plan.scorings if p.key)
+
+
 def execute(settings: Settings, the_plan: Plan, jobs: list, score_store, progress) -> dict:
     """Score the jobs; every finished score is committed as it arrives. Returns the
     NOT CHECKED outcomes of this run by key, and seconds per job."""
     unchecked, seconds = {}, {}
+    # The scorings each job settles (deliveries of the same bytes share one job): the
+    # progress counts those, as the summary does.
+    scorings = scorings_per_job(the_plan)
 
     def on_done(job, outcome):
         elapsed = outcome.get("seconds")
@@ -177,14 +187,14 @@ def execute(settings: Settings, the_plan: Plan, jobs: list, score_store, progres
                 job.attempts,
             )  # fmt: skip
             seconds[job.key] = elapsed
-            progress.done(result["delivered"])
+            progress.done(result["delivered"], scorings[job.key] or 1)
             return
         info = {"reason": outcome["reason"], "detail": outcome["detail"]}
         unchecked[job.key] = info
         score_store.note_unchecked(
             job.key, job.case.id, info["reason"], info["detail"], job.attempts
         )
-        progress.done(None)
+        progress.done(None, scorings[job.key] or 1)
 
     jobs = longest_first(jobs)
     if not settings.scheduler:
@@ -363,8 +373,11 @@ def _run_locked(settings: Settings) -> dict:
         stored = score_store.keys()
         pending = [job for key, job in the_plan.jobs.items() if key not in stored]
         from_store = sum(1 for p in the_plan.scorings if p.key in stored)
+        # Scorings, not jobs: the counter and the summary count the same rows.
+        per_job = scorings_per_job(the_plan)
+        to_score = sum(per_job[job.key] for job in pending)
         progress = progress_mod.Progress(
-            len(the_plan.scorings), from_store, len(pending), settings.progress_stream or sys.stderr
+            len(the_plan.scorings), from_store, to_score, settings.progress_stream or sys.stderr
         )
         scoring_started = time.monotonic()
         executed_now = _executed(settings, pending)

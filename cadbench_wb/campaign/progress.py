@@ -23,7 +23,11 @@ def duration(seconds: float | None) -> str:
 
 class Progress:
     """Counts of a campaign as it goes: total scorings, how many came from the store, and
-    of the ones scored now how many were failed deliveries or left NOT CHECKED."""
+    of the ones scored now how many were failed deliveries or left NOT CHECKED.
+
+    Every count is of scorings (system x run x case rows), as the summary and the reports
+    count them, not of jobs: deliveries of the same bytes are one job (batch.plan) whose
+    answer settles all of their scorings at once."""
 
     def __init__(self, total: int, from_store: int, to_score: int, stream=None, clock=None):
         self.stream = stream if stream is not None else sys.stderr
@@ -34,13 +38,14 @@ class Progress:
         self.started = self.clock()
         self._last = None
 
-    def done(self, delivered: bool | None) -> None:
-        """One job finished: delivered True/False, or None when left NOT CHECKED."""
-        self.scored += 1
+    def done(self, delivered: bool | None, scorings: int = 1) -> None:
+        """One job finished, which settles that many scorings: delivered True/False, or
+        None when left NOT CHECKED."""
+        self.scored += scorings
         if delivered is None:
-            self.not_checked += 1
+            self.not_checked += scorings
         elif not delivered:
-            self.failed += 1
+            self.failed += scorings
         self.show()
 
     def rate_per_minute(self) -> float | None:

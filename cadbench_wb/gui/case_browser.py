@@ -8,7 +8,7 @@ import FreeCADGui
 
 from cadbench_wb import resources
 from cadbench_wb.gui import job, panel, panel_model, session, tables
-from cadbench_wb.gui.qt import Qt, QtWidgets, translate
+from cadbench_wb.gui.qt import Qt, QtCore, QtWidgets, translate
 
 CASE_COLUMNS = ("Id", "Title", "Group", "Kind", "Dimensions", "Candidates")
 
@@ -81,6 +81,7 @@ class CaseBrowser(QtWidgets.QDialog):
         split.addWidget(right)
         split.setSizes([560, 340])
         layout.addWidget(split, 1)
+        layout.addLayout(self._build_row())
         buttons = QtWidgets.QHBoxLayout()
         self.open_button = QtWidgets.QPushButton(tr("Open case"))
         self.open_button.clicked.connect(lambda: self.open_selected())
@@ -93,6 +94,32 @@ class CaseBrowser(QtWidgets.QDialog):
             buttons.addWidget(button)
         layout.addLayout(buttons)
         self.set_root(root)
+
+    def _build_row(self):
+        """The bar and Cancel of a case build (hidden otherwise)."""
+        row = QtWidgets.QHBoxLayout()
+        self.build_progress = QtWidgets.QProgressBar()
+        self.build_progress.setRange(0, 100)
+        self.build_stage = QtWidgets.QLabel("")
+        self.build_cancel = QtWidgets.QPushButton(tr("Cancel"))
+        self.build_cancel.clicked.connect(self.cancel_build)
+        for widget in (self.build_progress, self.build_stage, self.build_cancel):
+            widget.hide()
+            row.addWidget(widget)
+        self._build_process = None
+        self._build_timer = QtCore.QTimer(self)
+        self._build_timer.setInterval(200)
+        return row
+
+    def building(self) -> bool:
+        return self._build_process is not None
+
+    def cancel_build(self) -> None:
+        process = self._build_process
+        if process is not None:
+            process.setProperty("cancelled", True)
+            self.build_stage.setText(tr("cancelling"))
+            process.kill()
 
     def set_root(self, root: str) -> None:
         from cadbench_wb.case_model import cases  # noqa: PLC0415
@@ -171,40 +198,78 @@ class CaseBrowser(QtWidgets.QDialog):
             return True
         results = panel.panel()
         try:
-            session.current().open_case(case.path)
+            case = session.current().case_to_open(case.path)
         except CadbenchError as exc:
             self.message.setText(exc.one_line())
             results.show_message(exc.one_line(), "error")
             return False
-        results.show_result(None)
-        results.show_message(tr("Case {} opened: choose a candidate, then Score.").format(case.id))
-        FreeCADGui.SendMsgToActiveView("ViewFit")
         item = self.candidate_list.currentItem()
+        then = None
         if score and item is not None:
-            if results.load_candidate(item.data(Qt.ItemDataRole.UserRole)):
-                results.score()
+            path = item.data(Qt.ItemDataRole.UserRole)
+            # Each step in the background, the next one when it is done.
+            then = lambda: results.load_candidate(path, then=results.score)  # noqa: E731
+        if not results.open_case(case, then):
+            self.message.setText(results.message.text())
+            return False
         self.close()
         return True
 
     def _build(self, case, score: bool) -> None:
-        """Build the case's generated files in a child process, then open it."""
-        from cadbench_wb.gui.qt import QtCore  # noqa: PLC0415
+        """Build the case's generated files in a child process (`cadbench case build`), with
+        a bar and Cancel, then open it. The bar counts the files the build script has
+        written into its scratch folder (the child's TMPDIR, one of this session's) against
+        the files the case lacks, so it only moves forward; Cancel kills the child, whose
+        files reach the case only whole (build_missing), and its scratch goes with it."""
+        import shutil  # noqa: PLC0415
+
+        from cadbench_wb.gui import preferences  # noqa: PLC0415
         from cadbench_wb.runtime import runner  # noqa: PLC0415
 
+        if self._build_process is not None:
+            return
         current = self.candidate_list.currentItem()
         chosen = current.text() if current is not None else ""
         self.message.setText(tr("Building the files of {} (first use)…").format(case.id))
-        self.setEnabled(False)
-        from cadbench_wb.gui import preferences  # noqa: PLC0415
-
         preferences.apply_python()
+        sess = session.current()
+        sess._runs += 1
+        scratch = os.path.join(sess.workdir, f"build-{sess._runs}")
+        os.makedirs(scratch, exist_ok=True)
+        expected = 1 + len(case.candidates)  # the script writes them all (build_missing)
         process = QtCore.QProcess(self)
-        process.setProcessEnvironment(job.qprocess_environment())
+        environment = job.qprocess_environment()
+        environment.insert("TMPDIR", scratch)
+        process.setProcessEnvironment(environment)
         process.setProcessChannelMode(QtCore.QProcess.ProcessChannelMode.MergedChannels)
+        self._build_process = process
+        self._set_building(True)
+        self.build_stage.setText(tr("building {}").format(case.id))
+
+        def poll():
+            written = sum(len(files) for _root, _dirs, files in os.walk(scratch))
+            share = int(95 * min(written, expected) / expected)
+            self.build_progress.setValue(max(self.build_progress.value(), share))
+            self.build_stage.setText(
+                tr("building {}: {} of {} files").format(case.id, min(written, expected), expected)
+            )
+
+        self._build_timer.timeout.connect(poll)
+        self._build_timer.start()
 
         def done(code, _status):
-            self.setEnabled(True)
+            self._build_timer.stop()
+            self._build_timer.timeout.disconnect(poll)
+            self._build_process = None
+            cancelled = bool(process.property("cancelled"))
             output = bytes(process.readAll()).decode("utf-8", "replace").strip()
+            shutil.rmtree(scratch, ignore_errors=True)
+            if not cancelled and code == 0:
+                self.build_progress.setValue(100)
+            self._set_building(False)
+            if cancelled:
+                self.message.setText(tr("Building {} cancelled.").format(case.id))
+                return
             if code != 0 or needs_build(case):
                 last = output.splitlines()[-1] if output else f"exit status {code}"
                 self.message.setText(tr("Building {} failed: {}").format(case.id, last))
@@ -216,6 +281,17 @@ class CaseBrowser(QtWidgets.QDialog):
         process.finished.connect(done)
         arguments = ["-m", "cadbench_wb", "case", "build", case.path]
         process.start(runner.python_for_children(), arguments)
+
+    def _set_building(self, on: bool) -> None:
+        """During a build only its bar and Cancel answer (the rest of the dialog waits)."""
+        for widget in (self.case_table, self.candidate_list, self.open_button, self.score_button):
+            widget.setEnabled(not on)
+        if not on:
+            self.score_button.setEnabled(self.candidate_list.currentItem() is not None)
+        if on:
+            self.build_progress.setValue(0)
+        for widget in (self.build_progress, self.build_stage, self.build_cancel):
+            widget.setVisible(on)
 
 
 _BROWSER = None

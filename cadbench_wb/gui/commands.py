@@ -77,10 +77,7 @@ class _LoadModel(_Command):
                 if self.role == "candidate":
                     panel.panel().load_candidate(path)
                     return
-                sess.case = None
-                sess.load(self.role, path)
-                panel.panel().show_result(None)
-                FreeCADGui.SendMsgToActiveView("ViewFit")
+                panel.panel().load_reference(path)
         except Exception as exc:  # one line in the panel (bad file, no solid, ...)
             _report(exc)
 

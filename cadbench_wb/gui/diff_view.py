@@ -68,75 +68,47 @@ def show_diff(doc, result: dict, hide=()) -> dict:
     return made
 
 
-# Deviation colours (FreeCAD's Inspection): distances are searched this far, as a share of
-# the reference's bounding-box diagonal; points farther off show in the "outside" colour.
-DEVIATION_SEARCH_REL = 0.02
 DEVIATION_NAMES = ("CadBenchAligned", "CadBenchNominal", "CadBenchDeviation")
-# The aligned candidate's mesh has no edge longer than this share of the diagonal (about
-# 2,000 points on a block: colours that follow the faces, in a second or two).
-DEVIATION_EDGE_REL = 0.05
-# At most about this many points: the mesh is for a look, not for metrology, and
-# Inspection's time grows with its points (bearing_block's 3,800 triangles cut to 5 % of
-# the diagonal made 40,000 points, which FreeCAD 0.20 took minutes over). Past the budget
-# the longest edge allowed grows until it fits.
-DEVIATION_POINTS = 5000
 
 
-def show_deviation(doc, reference, candidate, alignment: dict | None):
+def show_deviation(doc, aligned_path: str, nominal_path: str, distances, search_radius: float):
     """The aligned candidate coloured by its distance to the reference, with FreeCAD's own
     Inspection feature (whose view draws the colour bar legend); returns the feature.
 
-    The candidate is meshed finely so that the colours follow its surface, not only its
-    B-rep vertices; the mesh is moved by the scorer's alignment into the reference frame
-    (alignment None: the candidate already lies there)."""
+    The meshes and distances come from gui/deviation_child.py (a child process ran that
+    same Inspection on these meshes): the feature is given its Distances and marked up to
+    date, so the recompute here does not measure again in the GUI thread."""
     import Inspection  # noqa: F401, PLC0415 - registers Inspection::Feature
+    import Mesh  # noqa: PLC0415
 
     remove_deviation(doc)
-    shape = candidate.Shape.copy()
-    if alignment is not None:
-        shape.transformShape(alignment_placement(alignment).toMatrix())
-    diagonal = reference.Shape.BoundBox.DiagonalLength
     aligned = doc.addObject("Mesh::Feature", DEVIATION_NAMES[0])
-    aligned.Mesh = _surface_mesh(shape, 0.002 * diagonal, DEVIATION_EDGE_REL * diagonal)
+    aligned.Mesh = Mesh.Mesh(aligned_path)  # FreeCAD's own format: the points in order
     aligned.Label = FreeCAD.Qt.translate("CadBench", "Candidate (aligned mesh)")
-    # The reference as a fine mesh: Inspection measures to a mesh through a spatial grid,
-    # to a B-rep solid by one OpenCASCADE distance query per point (minutes, not seconds).
     nominal = doc.addObject("Mesh::Feature", DEVIATION_NAMES[1])
-    # Its chords stay within 0.02 % of the diagonal of the true surface (0.01 mm on a block).
-    nominal.Mesh = _surface_mesh(reference.Shape, 0.0002 * diagonal, None)
+    nominal.Mesh = Mesh.Mesh(nominal_path)
     nominal.Label = FreeCAD.Qt.translate("CadBench", "Reference (mesh)")
+    if aligned.Mesh.CountPoints != len(distances):
+        raise ValueError(
+            f"{len(distances)} distances for {aligned.Mesh.CountPoints} points of the mesh"
+        )
     feature = doc.addObject("Inspection::Feature", DEVIATION_NAMES[2])
     feature.Label = FreeCAD.Qt.translate("CadBench", "Deviation from the reference")
     feature.Actual = aligned
     feature.Nominals = [nominal]
-    feature.SearchRadius = DEVIATION_SEARCH_REL * diagonal
+    feature.SearchRadius = search_radius
+    feature.Distances = list(distances)
     group = doc.getObject(GROUP_NAME)
     if group is not None:
         for obj in (aligned, nominal, feature):
             group.addObject(obj)
     set_visible(aligned, False)
     set_visible(nominal, False)
+    for obj in (aligned, nominal):
+        obj.recompute()
+    feature.purgeTouched()  # its distances are measured: no second run here
     doc.recompute()
     return feature
-
-
-def _surface_mesh(shape, deflection: float, max_edge: float | None):
-    """A mesh of shape at that deflection; with max_edge, with points inside
-    its faces too: a deflection mesh puts a cylinder's points on its two rims only, where
-    the distance to the reference is 0 whatever the wall does."""
-    from cadbench_wb.app.model import meshing  # noqa: PLC0415
-    from cadbench_wb.geometry.subdivision import subdivided  # noqa: PLC0415
-
-    vertices, triangles = meshing.mesh_of(shape, deflection)
-    corners = vertices[triangles]
-    if max_edge is not None:
-        finer = subdivided(corners, max_edge)
-        # A closed triangle mesh has about half as many points as triangles.
-        while len(finer) > 2 * DEVIATION_POINTS and len(finer) > len(corners):
-            max_edge *= 1.5
-            finer = subdivided(corners, max_edge)
-        corners = finer
-    return meshing.freecad_mesh(corners)
 
 
 def remove_deviation(doc) -> None:
@@ -173,16 +145,9 @@ def set_visible(obj, visible: bool) -> None:
 
 def alignment_placement(alignment: dict):
     """The placement x -> R x + t of the core's alignment."""
-    from cadbench_wb.app.model.placement import proper_rotation  # noqa: PLC0415
+    from cadbench_wb.gui.deviation_child import alignment_matrix  # noqa: PLC0415
 
-    r, t = proper_rotation(alignment["rotation"]).tolist(), alignment["translation"]
-    matrix = FreeCAD.Matrix(
-        r[0][0], r[0][1], r[0][2], t[0],
-        r[1][0], r[1][1], r[1][2], t[1],
-        r[2][0], r[2][1], r[2][2], t[2],
-        0, 0, 0, 1,
-    )  # fmt: skip
-    return FreeCAD.Placement(matrix)
+    return FreeCAD.Placement(alignment_matrix(alignment))
 
 
 def same(first, second) -> bool:

@@ -15,10 +15,11 @@ MAX_ROUNDS = 100  # hidden lines, then faces, then dimensions: a few rounds in p
 _APPLICATION = []  # the QCoreApplication made here, kept alive for the process
 
 
-def finish_background_work() -> None:
-    """Wait for every task in Qt's global thread pool and deliver what they posted, until
-    a round starts no new task."""
-    from PySide import QtCore  # noqa: PLC0415 - only ever needed on FreeCAD 1.x
+def qt_application():
+    """The process's QCoreApplication, made here once when there is none (a child running
+    FreeCAD without its GUI: TechDraw 1.0 and Inspection wait for their threads in a Qt
+    event loop)."""
+    from PySide import QtCore  # noqa: PLC0415 - only ever needed when Qt is
 
     application = QtCore.QCoreApplication.instance()
     if application is None:
@@ -29,6 +30,15 @@ def finish_background_work() -> None:
         application = QtCore.QCoreApplication([])
         locale.setlocale(locale.LC_ALL, saved)
         _APPLICATION.append(application)
+    return application
+
+
+def finish_background_work() -> None:
+    """Wait for every task in Qt's global thread pool and deliver what they posted, until
+    a round starts no new task."""
+    from PySide import QtCore  # noqa: PLC0415 - only ever needed on FreeCAD 1.x
+
+    application = qt_application()
     pool = QtCore.QThreadPool.globalInstance()
     for _round in range(MAX_ROUNDS):
         pool.waitForDone()

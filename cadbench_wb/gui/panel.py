@@ -5,6 +5,7 @@ ScoringThread, so FreeCAD stays responsive and a failure is a line here, not a t
 
 import os
 import shutil
+import time
 
 import FreeCAD
 import FreeCADGui
@@ -47,6 +48,7 @@ class ResultsPanel(QtWidgets.QWidget):
         self.message_kind = "info"
         self._thread = None
         self._activity_cancel = None  # Cancel of a child that is no scoring (show_activity)
+        self._finishing_load = False  # a model is shown; the panel follows next turn
         self._batch = []  # (name, outcome) of the last folder scoring
         self._batch_total = 0
         self._timer = QtCore.QTimer(self)
@@ -200,7 +202,8 @@ class ResultsPanel(QtWidgets.QWidget):
             FreeCAD.Console.PrintWarning(f"cadbench: {text}\n")
 
     def is_busy(self) -> bool:
-        return self._thread is not None
+        """A scoring or a model read runs (or its last turn is still to come)."""
+        return self._thread is not None or self._finishing_load
 
     def _start(self, jobs: list[dict], done, batch: bool = False) -> None:
         if self.is_busy():
@@ -259,6 +262,22 @@ class ResultsPanel(QtWidgets.QWidget):
         self.stage_label.setText(text)
         for widget in (self.progress, self.stage_label, self.cancel_button):
             widget.show()
+
+    def show_progress(self, percent: int, text: str, cancel) -> None:
+        """A long action in a child process that reports how far it is (Show deviation):
+        the bar only moves forward, the stage label says what runs, Cancel calls cancel()."""
+        if self._activity_cancel is None:
+            self.progress.setRange(0, 100)
+            self.progress.setValue(0)
+        self._activity_cancel = cancel
+        self.progress.setValue(max(self.progress.value(), min(100, int(percent))))
+        self.stage_label.setText(text)
+        for widget in (self.progress, self.stage_label, self.cancel_button):
+            widget.show()
+
+    def activity_running(self) -> bool:
+        """Whether a child that is no scoring runs (Show deviation, Generate drawing)."""
+        return self._activity_cancel is not None
 
     def end_activity(self) -> None:
         self._activity_cancel = None
@@ -448,28 +467,81 @@ class ResultsPanel(QtWidgets.QWidget):
         if path:
             self.load_candidate(path)
 
-    def load_candidate(self, path: str) -> bool:
-        """Load and show a candidate; False when it cannot even be scored."""
+    def load_candidate(self, path: str, then=None) -> bool:
+        """Read and show a candidate in the background (a child reads it, a thread waits,
+        the bar and Cancel show); then() runs once it can be scored (shown, or failed as a
+        delivery, which Score reports as not delivered). False when it cannot start."""
+        return self._load_model("candidate", path, then)
+
+    def load_reference(self, path: str, then=None) -> bool:
+        """Read and show a reference (no case) in the background, as load_candidate."""
+        session.current().case = None
+        return self._load_model("reference", path, then)
+
+    def open_case(self, case, then=None) -> bool:
+        """Make case current and show its reference in the background, as load_candidate;
+        then() runs once it is shown."""
+        sess = session.current()
+        sess.case = case
+        sess.result = None
+        return self._load_model("reference", case.reference_path, then)
+
+    def _load_model(self, role: str, path: str, then) -> bool:
+        if self.is_busy():
+            self.show_message(tr("A scoring is already running: cancel it first."), "error")
+            return False
+        load_job = session.current().load_job(role, path)
+        self.show_message(tr("Reading {}…").format(os.path.basename(path)))
+        self._start([load_job], lambda outcomes: self._model_loaded(role, path, outcomes, then))
+        return True
+
+    def _model_loaded(self, role: str, path: str, outcomes, then) -> None:
+        """The model is in the document; the panel, the message and the view follow in a
+        turn of the event loop of their own (each turn stays short), then then()."""
         from cadbench_wb.errors import CadbenchError, DeliveryFailure  # noqa: PLC0415
 
+        outcome = outcomes[0] if outcomes else {"cancelled": True}
+        if outcome.get("cancelled"):
+            self.show_message(tr("Reading {} cancelled.").format(os.path.basename(path)))
+            return
+        started = time.monotonic()
         try:
-            session.current().load("candidate", path)
+            session.current().loaded(role, path, outcome)
         except DeliveryFailure as exc:
-            self.show_result(None)
-            self.show_message(
-                tr("The candidate cannot be shown ({}); Score reports it as not delivered.").format(
-                    panel_model.short_reason(exc.one_line(), path)
-                ),
-                "error",
-            )
-            return True
+            failure = exc
         except CadbenchError as exc:
             self.show_message(panel_model.short_reason(exc.one_line(), path), "error")
-            return False
-        self.show_result(None)
-        self.show_message(tr("Candidate {} loaded: press Score.").format(os.path.basename(path)))
-        FreeCADGui.SendMsgToActiveView("ViewFit")
-        return True
+            return
+        except Exception as exc:  # one line in the panel, never a traceback
+            self.show_message(f"{os.path.basename(path)}: {type(exc).__name__}: {exc}", "error")
+            return
+        else:
+            failure = None
+        self.load_seconds = time.monotonic() - started  # the GUI thread's part (for tests)
+        self._finishing_load = True
+
+        def finish():
+            self._finishing_load = False
+            self.show_result(None)
+            if failure is not None:
+                text = tr("The candidate cannot be shown ({}); Score reports it as not delivered.")
+                reason = panel_model.short_reason(failure.one_line(), path)
+                self.show_message(text.format(reason), "error")
+            else:
+                if role == "candidate":
+                    text = tr("Candidate {} loaded: press Score.").format(os.path.basename(path))
+                elif session.current().case is not None:
+                    text = tr("Case {} opened: choose a candidate, then Score.").format(
+                        session.current().case.id
+                    )
+                else:
+                    text = tr("Reference {} loaded.").format(os.path.basename(path))
+                self.show_message(text)
+                FreeCADGui.SendMsgToActiveView("ViewFit")
+            if then is not None:
+                then()
+
+        QtCore.QTimer.singleShot(0, finish)
 
     # -- clicks: select and zoom -------------------------------------------------------------
     def _row_clicked(self, table, row: int) -> list[str]:
@@ -517,9 +589,12 @@ class ResultsPanel(QtWidgets.QWidget):
             "ok",
         )
 
-    def show_deviation(self):
-        """FreeCAD's Inspection of the aligned candidate against the reference; returns the
-        Inspection feature (None when there is nothing to compare)."""
+    def show_deviation(self, on_done=None):
+        """FreeCAD's Inspection of the aligned candidate against the reference, computed in
+        a child process (gui/deviation.py) with a bar and Cancel; the run (None when there
+        is nothing to compare). on_done(feature or None) is called when it ends."""
+        from cadbench_wb.gui import deviation  # noqa: PLC0415
+
         sess = session.current()
         alignment = panel_model.alignment_of(sess.result or {})
         reference = sess.reference.object() if sess.reference else None
@@ -527,16 +602,16 @@ class ResultsPanel(QtWidgets.QWidget):
         if alignment is None or reference is None or candidate is None:
             self.show_message(tr("Score first: the deviation needs the scored alignment."), "error")
             return None
-        if not diff_view.diff_objects(reference.Document) and sess.diff_parts():
-            self.show_diff()
+        if self.is_busy() or self._activity_cancel is not None:
+            self.show_message(tr("Wait for the running action, or cancel it."), "error")
+            return None
         # With the alignment applied the candidate already lies in the reference frame.
         move = None if self.alignment_applied() else alignment
-        with diff_view.undoable(reference.Document, tr("Show deviation")):
-            feature = diff_view.show_deviation(reference.Document, reference, candidate, move)
-            for obj in (reference, candidate):
-                diff_view.set_visible(obj, False)
-            for obj in diff_view.diff_objects(reference.Document).values():
-                diff_view.set_visible(obj, False)
+        self.show_message(tr("Computing the deviation…"))
+        return deviation.start(self, reference, candidate, move, on_done)
+
+    def deviation_shown(self, feature) -> None:
+        """The deviation's objects are in the document (gui/deviation.py)."""
         self._sync_visibility()
         FreeCADGui.SendMsgToActiveView("ViewFit")
         # FreeCAD's colour bar prints bare numbers (in mm), in scientific notation for a
@@ -547,7 +622,6 @@ class ResultsPanel(QtWidgets.QWidget):
             ),
             "ok",
         )
-        return feature
 
     def _objects(self) -> dict:
         sess = session.current()

@@ -62,23 +62,46 @@ class Session:
 
         The file is read and checked in a child under the scoring limits (a STEP that
         crashes OpenCASCADE or a zip-bomb FCStd takes the child down, never FreeCAD), which
-        writes the checked shape as BREP; this process reads only that BREP."""
-        from cadbench_wb.errors import DeliveryFailure  # noqa: PLC0415
+        writes the checked shape as BREP; this process reads only that BREP. This waits
+        for the child (scripts); the panel runs the same job in a thread instead
+        (load_job, then loaded with its answer), so the window never waits."""
+        from cadbench_wb.gui import preferences  # noqa: PLC0415
+        from cadbench_wb.runtime import runner  # noqa: PLC0415
+        from cadbench_wb.runtime.outcome import Limits  # noqa: PLC0415
 
-        try:
-            brep = self.checked_brep(role, path)
-        except DeliveryFailure:
-            # Nothing to show, but still a delivery to score: the result names the failure.
-            # The last candidate goes: left in the view, it would pass for this one.
-            last = self.candidate.object() if role == "candidate" and self.candidate else None
-            if last is not None:
-                last.Document.removeObject(last.Name)
-            self.candidate = Model(os.path.abspath(path))
-            self._forget_result(self.document())
-            raise
+        load_job = self.load_job(role, path)
+        limits = Limits.of(preferences.timeout_s(), preferences.memory_mb())
+        return self.loaded(role, path, runner.run_job(load_job, limits).as_answer())
+
+    def load_job(self, role: str, path: str):
+        """The outcome.Job that reads and checks one model in a child and writes its BREP."""
+        from cadbench_wb.gui import preferences  # noqa: PLC0415
+        from cadbench_wb.runtime.outcome import Job  # noqa: PLC0415
+
+        preferences.apply_python()
+        self._runs += 1
+        brep = os.path.join(self.workdir, f"checked-{role}-{self._runs}.brep")
+        return Job("load", reference=path, candidate=path, role=role, output=brep)
+
+    def loaded(self, role: str, path: str, answer: dict) -> Model:
+        """Show the model a load job's answer ({"result"} or {"error"}, as job.ScoringThread
+        and Outcome.as_answer give it) describes; its failure raised with its reason."""
+        from cadbench_wb.errors import DeliveryFailure, error_of  # noqa: PLC0415
+
+        if "error" in answer:
+            error = error_of(answer["error"].get("reason", ""), answer["error"].get("detail", ""))
+            if isinstance(error, DeliveryFailure):
+                # Nothing to show, but still a delivery to score: the result names the
+                # failure. The last candidate goes: left in the view, it would pass for it.
+                last = self.candidate.object() if role == "candidate" and self.candidate else None
+                if last is not None:
+                    last.Document.removeObject(last.Name)
+                self.candidate = Model(os.path.abspath(path))
+                self._forget_result(self.document())
+            raise error
         import Part  # noqa: PLC0415
 
-        shape = Part.read(brep)
+        shape = Part.read(answer["result"]["brep"])
         doc = self.document()
         name = role.capitalize()
         obj = doc.getObject(name)
@@ -93,20 +116,6 @@ class Session:
         setattr(self, role, model)
         self._forget_result(doc)
         return model
-
-    def checked_brep(self, role: str, path: str) -> str:
-        """The BREP of a model a child read and checked (worker "load" job), under the
-        scoring limits the preferences set; the child's failure raised with its reason."""
-        from cadbench_wb.gui import preferences  # noqa: PLC0415
-        from cadbench_wb.runtime import runner  # noqa: PLC0415
-        from cadbench_wb.runtime.outcome import Job, Limits  # noqa: PLC0415
-
-        preferences.apply_python()
-        self._runs += 1
-        brep = os.path.join(self.workdir, f"checked-{role}-{self._runs}.brep")
-        job = Job("load", reference=path, candidate=path, role=role, output=brep)
-        limits = Limits.of(preferences.timeout_s(), preferences.memory_mb())
-        return runner.run_job(job, limits).result["brep"]
 
     def use_object(self, role: str, obj) -> Model:
         """Take a document object (the current selection) as reference or candidate: its
@@ -139,7 +148,15 @@ class Session:
                 view.Visibility = True
 
     def open_case(self, folder: str):
-        """Make a case current and show its reference; returns the case."""
+        """Make a case current and show its reference (waiting for its child); the case."""
+        case = self.case_to_open(folder)
+        self.case = case
+        self.result = None
+        self.load("reference", case.reference_path)
+        return case
+
+    def case_to_open(self, folder: str):
+        """The case of folder, checked to be openable (its reference built)."""
         from cadbench_wb.case_model import cases  # noqa: PLC0415
         from cadbench_wb.errors import UsageError  # noqa: PLC0415
 
@@ -149,9 +166,6 @@ class Session:
                 f"{case.id}: the reference {case.reference} is not built yet "
                 "(run `cadbench case build` or `make demo` once)"
             )
-        self.case = case
-        self.result = None
-        self.load("reference", case.reference_path)
         return case
 
     # -- scoring ---------------------------------------------------------------------

@@ -65,12 +65,20 @@ def step_record_check(report):
 def step_open_case(report):
     browser = case_browser.show_browser(ENV["CADBENCH_GUI_CASES"])
     assert browser.select_case(ENV["CADBENCH_GUI_CASE"]), "case not listed in the browser"
-    browser.open_button.click()
+    browser.open_button.click()  # the reference is read in the background
+    return lambda: not panel.panel().is_busy()
+
+
+def step_choose_candidate(report):
     combo = panel.panel().candidate_combo
     names = [combo.itemText(i) for i in range(combo.count())]
     index = names.index(ENV["CADBENCH_GUI_CANDIDATE"])
     combo.setCurrentIndex(index)
     combo.activated.emit(index)
+    return lambda: not panel.panel().is_busy()
+
+
+def step_settle(report):
     return scripted.wait_ms(800)  # FreeCAD refreshes the commands' enabled state on a timer
 
 
@@ -89,6 +97,8 @@ script = scripted.Script(
         ("activate", step_activate),
         ("record_check", step_record_check),
         ("open_case", step_open_case),
+        ("choose_candidate", step_choose_candidate),
+        ("settle", step_settle),
         ("score", step_score),
         ("record_score", step_record_score),
     ],

@@ -19,8 +19,9 @@ def require_display_programs() -> None:
         pytest.skip(f"GUI test needs {', '.join(missing)} (make setup installs them)")
 
 
-def scenario_report(folder, scenario: str, env: dict) -> dict:
-    """Run SCENARIO in a FreeCAD window with ENV added; its JSON report, checked clean."""
+def scenario_report(folder, scenario: str, env: dict, timeout_s: float = 200) -> dict:
+    """Run SCENARIO in a FreeCAD window with ENV added; its JSON report, checked clean.
+    timeout_s guards against a hang only (the session is killed 40 s after it)."""
     report = folder / "report.json"
     temp = folder / "tmp"  # the session's own TMPDIR: what it leaves there is its own
     temp.mkdir(exist_ok=True)
@@ -31,10 +32,10 @@ def scenario_report(folder, scenario: str, env: dict) -> dict:
         "CADBENCH_GUI_SHOTS": str(folder),
         # Guards against a hang only: every scenario takes 15-35 s on an idle machine, so
         # the limit allows a loaded one too.
-        "CADBENCH_GUI_TIMEOUT": "200",
+        "CADBENCH_GUI_TIMEOUT": str(timeout_s),
         **env,
     }
-    process = launch.run_macro(MACRO, env=env, timeout=240, home=str(folder / "home"))
+    process = launch.run_macro(MACRO, env=env, timeout=timeout_s + 40, home=str(folder / "home"))
     assert report.exists(), f"FreeCAD wrote no report; its output:\n{process.stdout[-3000:]}"
     data = json.loads(report.read_text())
     assert data["error"] is None, data["error"]

@@ -37,6 +37,12 @@ def engineer(fc, tmp_path_factory):
     )
     case = cases.load_case(str(folder / "cases" / CASE_ID))
     case_build.build_missing(case)
+    # The same case with none of its files built: the case browser builds it.
+    shutil.copytree(
+        os.path.join(ROOT, "cases", CASE_ID),
+        folder / "unbuilt" / CASE_ID,
+        ignore=shutil.ignore_patterns("*.step", "candidates", "__pycache__"),
+    )
     broken = folder / "broken" / "empty.step"
     broken.parent.mkdir()
     broken.write_bytes(b"")
@@ -45,8 +51,11 @@ def engineer(fc, tmp_path_factory):
         "CADBENCH_GUI_CASE": CASE_ID,
         "CADBENCH_GUI_CANDIDATE": CANDIDATE,
         "CADBENCH_GUI_BROKEN": str(broken),
+        "CADBENCH_GUI_UNBUILT": str(folder / "unbuilt"),
     }
-    return scenario_report(folder, "engineer", env), case
+    # The longest scenario (a score, two drawings, two deviations, two case builds): 60-150
+    # s at load average 10-15 on two cores.
+    return scenario_report(folder, "engineer", env, timeout_s=360), case
 
 
 def test_the_preferences_page_and_its_icon_are_there_before_the_workbench_is(engineer):
@@ -119,14 +128,51 @@ def test_lengths_follow_the_users_unit_schema(engineer):
 
 def test_show_deviation_is_sized_for_a_look_and_is_one_undo_step(engineer):
     """bearing_block's mesh cut to 5 % of the diagonal would have 40,000 points; the look
-    keeps about DEVIATION_POINTS (5,000) of them. Undone, nothing of it stays."""
+    keeps about deviation_child.POINTS (5,000) of them. Undone, nothing of it stays."""
     data, _ = engineer
-    assert 500 < data["deviation_points"] <= 5000 * 1.1, data["deviation_points"]
-    assert "mm" in data["deviation_message"]
-    undone = data["undo_deviation"]
-    assert undone["undo_names"][0].removeprefix("-> ") == "Show deviation", undone
+    shown = data["deviation_undone"]
+    assert 500 < shown["points"] == shown["distances"] <= 5000 * 1.1, shown
+    assert "mm" in shown["message"]
+    assert shown["undo_names"][0].removeprefix("-> ") == "Show deviation", shown
     assert all(not n.startswith(("CadBenchAligned", "CadBenchNominal", "CadBenchDeviation"))
-               for n in undone["left"]), undone  # fmt: skip
+               for n in shown["left"]), shown  # fmt: skip
+
+
+# The window may not stop answering for longer than this (issue 32's "Done when"): a
+# 20 ms heartbeat timer in the GUI thread measures the longest gap between its ticks.
+FREEZE_LIMIT_S = 0.5
+
+
+def assert_responsive(watched: dict, what: str) -> None:
+    """The longest gap between heartbeat ticks, less the time the GUI thread stood runnable
+    waiting for a CPU, stays under the limit (it counts the thread's work and its waits
+    for a child: the old code's 12 s of Show deviation and its blocking wait for the
+    loading child). The raw wall-clock gap is held to the limit too unless the machine has
+    more runnable processes than cores (load average above os.cpu_count(), as when test
+    suites share two cores): the scheduler alone then stretches 0.1 s of work past 0.5 s."""
+    assert watched["longest_own_s"] < FREEZE_LIMIT_S, (what, watched)
+    if watched["load_average"] <= (os.cpu_count() or 1):
+        assert watched["longest_freeze_s"] < FREEZE_LIMIT_S, (what, watched)
+
+
+def test_show_deviation_never_freezes_the_window_and_its_bar_only_moves_forward(engineer):
+    """The meshing and Inspection's distances (about 4 CPU-s on bearing_block, 12 s of a
+    frozen window before) run in a child: the GUI thread only makes the objects."""
+    data, _ = engineer
+    shown = data["deviation_undone"]
+    assert_responsive(shown, "Show deviation")
+    assert shown["while_running"] == {"bar": True, "cancel": True}, shown
+    values = shown["progress_values"]
+    assert values and values == sorted(values) and max(values) >= 90, values
+    assert not shown["running_after"]
+
+
+def test_cancel_ends_show_deviation_and_adds_nothing(engineer):
+    data, _ = engineer
+    cancelled = data["cancelled_deviation"]
+    assert cancelled["was_running"], cancelled
+    assert cancelled["message"] == "Show deviation cancelled.", cancelled
+    assert cancelled["added"] == [] and not cancelled["bar"], cancelled
 
 
 def test_generate_drawing_shows_a_bar_and_cancel_and_cancel_ends_it(engineer):
@@ -136,3 +182,37 @@ def test_generate_drawing_shows_a_bar_and_cancel_and_cancel_ends_it(engineer):
     cancelled = data["cancelled_drawing"]
     assert cancelled["message"] == "Drawing cancelled." and not cancelled["bar"], cancelled
     assert cancelled["documents"] == data["documents_before_cancel"]
+
+
+def test_opening_a_case_and_choosing_a_candidate_never_freeze_the_window(engineer):
+    """Both models are read and checked in a child while a thread waits for it; the GUI
+    thread only reads the checked BREP the child wrote. The document is made first by
+    FreeCAD's own File > New (its first 3D view is FreeCAD's work, not the workbench's:
+    data["std_new_freeze_s"], about 1 s on a loaded 2-core machine under Xvfb)."""
+    data, _ = engineer
+    for key in ("open_case_load", "candidate_load", "broken_load"):
+        assert data[key]["busy"] and data[key]["bar"], (key, data[key])
+        assert_responsive(data[key], key)
+    assert "Candidate perfect_moved.step loaded" in data["candidate_load"]["message"]
+
+
+def test_a_case_build_shows_a_bar_and_cancel_and_cancel_builds_nothing(engineer):
+    data, _ = engineer
+    cancelled = data["cancelled_build"]
+    assert cancelled["building"] and cancelled["bar"] and cancelled["cancel"], cancelled
+    assert cancelled["stage"].startswith(f"building {CASE_ID}"), cancelled
+    assert cancelled["message"] == f"Building {CASE_ID} cancelled.", cancelled
+    assert cancelled["files"] == [] and not cancelled["bar_after"], cancelled
+
+
+def test_a_case_build_moves_its_bar_forward_without_freezing_and_opens_the_case(engineer):
+    data, case = engineer
+    built = data["built_case"]
+    values = built["progress_values"]
+    assert values and values == sorted(values) and values[-1] == 100, built
+    # The bar counts the files the build script wrote: reference + candidates.
+    total = 1 + len(case.candidates)
+    assert any(s.endswith(f" of {total} files") for s in built["stages"]), built
+    assert_responsive(built, "case build")
+    assert len(built["files"]) == total, built
+    assert built["case"] and built["case"].endswith(os.path.join("unbuilt", CASE_ID)), built

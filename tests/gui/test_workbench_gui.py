@@ -279,6 +279,9 @@ def test_deviation_is_freecads_inspection_of_the_aligned_candidate(gui_run):
         count > 10 and low == pytest.approx(1.0, abs=0.01) and high == pytest.approx(1.0, abs=0.01)
     )
     assert "Deviation shown" in deviation["message"]
+    # The child's distances are the feature's own: the document does not measure again.
+    assert deviation["state"] == ["Up-to-date"], deviation
+    assert deviation["longest_own_s"] < 0.5, deviation  # test_engineer_gui's limit
 
 
 def test_show_deviation_is_one_undo_step(gui_run):

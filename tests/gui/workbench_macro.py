@@ -10,6 +10,7 @@ to the JSON report the test asserts on. Inputs come from CADBENCH_GUI_* variable
 
 import json
 import os
+import time
 import traceback
 
 import FreeCAD
@@ -116,13 +117,61 @@ def step_open_case(report):
     report["browser_candidates"] = [
         browser.candidate_list.item(i).text() for i in range(browser.candidate_list.count())
     ]
+    started = time.monotonic()
     browser.open_button.click()
+    report["open_click_s"] = time.monotonic() - started
+    return watched_load(report, "open_case_load")
+
+
+def watched_load(report, key, then=None):
+    """Wait for a model read in the background, a heartbeat measuring how long the window
+    froze meanwhile (report[key]); then() once it is shown."""
+    beat = Heartbeat()
+    report[key] = {"busy": results().is_busy(), "bar": results().progress.isVisible()}
+
+    def done():
+        if results().is_busy():
+            return False
+        report[key]["longest_freeze_s"] = beat.stop()
+        report[key]["longest_own_s"] = beat.own_s
+        report[key]["load_average"] = beat.load
+        report[key]["message"] = results().message.text()
+        report[key]["gui_seconds"] = getattr(results(), "load_seconds", None)
+        if then is not None:
+            then()
+        return True
+
+    return done
+
+
+def step_new_document(report):
+    """File > New (FreeCAD's own Std_New) before the case is opened, as an engineer who has a
+    document open: making FreeCAD's first 3D view is FreeCAD's own work in the GUI thread,
+    which no workbench can move (its freeze is recorded, not held to the limit)."""
+    beat = Heartbeat()
+    FreeCADGui.runCommand("Std_New")
+
+    def done():
+        report["std_new_freeze_s"] = beat.stop()
+        return True
+
+    return done
+
+
+def step_choose_candidate(report):
     combo = results().candidate_combo
     names = [combo.itemText(i) for i in range(combo.count())]
     index = names.index(ENV["CADBENCH_GUI_CANDIDATE"])
     combo.setCurrentIndex(index)
     combo.activated.emit(index)
-    report["after_open"] = results().contents()
+
+    def record():
+        report["after_open"] = results().contents()
+
+    return watched_load(report, "candidate_load", record)
+
+
+def step_settle(report):
     return scripted.wait_ms(800)  # FreeCAD refreshes the commands' enabled state on a timer
 
 
@@ -168,25 +217,111 @@ def step_alignment(report):
     report["placement_undone"] = _placement(candidate)
 
 
+def _runqueue_wait_s() -> float:
+    """Seconds this thread has waited for a CPU while runnable (Linux schedstat; 0 where
+    the kernel does not report it)."""
+    try:
+        with open("/proc/thread-self/schedstat", encoding="ascii") as handle:
+            return int(handle.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+class Heartbeat(QtCore.QObject):
+    """The longest wait between two ticks of a 20 ms timer while an action runs: how long
+    the window was frozen (Qt delivers no timer, paint or input event meanwhile).
+
+    Two figures: the wall-clock gap, and the same gap less the time the GUI thread stood
+    runnable waiting for a CPU (the scheduler's share on a machine with more runnable
+    processes than cores). The second still counts every second the thread worked or was
+    blocked (waiting for a child, as the old load did); the machine's load average is kept
+    with them."""
+
+    def __init__(self):
+        super().__init__(results())
+        self.longest = self.longest_own = 0.0
+        self._last, self._last_wait = time.monotonic(), _runqueue_wait_s()
+        self._timer = QtCore.QTimer(self)
+        self._timer.setInterval(20)
+        self._timer.timeout.connect(self._tick)
+        self._timer.start()
+
+    def _tick(self):
+        now, wait = time.monotonic(), _runqueue_wait_s()
+        gap = now - self._last
+        self.longest = max(self.longest, gap)
+        self.longest_own = max(self.longest_own, gap - (wait - self._last_wait))
+        self._last, self._last_wait = now, wait
+
+    def stop(self) -> float:
+        self._tick()
+        self._timer.stop()
+        self.deleteLater()
+        self.own_s = round(self.longest_own, 3)
+        self.load = round(os.getloadavg()[0], 2)
+        return round(self.longest, 3)
+
+
+def watched_deviation(report, key, record):
+    """Press Show deviation with a heartbeat and the bar watched; once the child is done,
+    record(feature) fills report[key] (with the longest freeze and the bar's values)."""
+    from cadbench_wb.gui import deviation
+
+    values = []
+    results().progress.valueChanged.connect(values.append)
+    beat = Heartbeat()
+    ended = []
+    started = time.monotonic()
+    run = results().show_deviation(on_done=ended.append)
+    start_s = time.monotonic() - started
+    shown = {"bar": results().progress.isVisible(), "cancel": results().cancel_button.isVisible()}
+
+    def done():
+        if run is not None and not ended:
+            return False
+        results().progress.valueChanged.disconnect(values.append)
+        feature = ended[0] if ended else None
+        report[key] = {
+            **record(feature),
+            "longest_freeze_s": beat.stop(),
+            "longest_own_s": beat.own_s,
+            "load_average": beat.load,
+            "progress_values": values,
+            "while_running": shown,
+            "running_after": deviation.is_running(),
+            "gui_seconds": {"start": start_s, **(run.seconds if run is not None else {})},
+        }
+        return True
+
+    return done
+
+
 def step_deviation(report):
     """Show deviation: FreeCAD's Inspection of the aligned candidate. The candidate's Ø12 hole
     wall lies 1 mm from the reference's Ø10 wall (same axis at (12, 10) once aligned)."""
-    feature = results().show_deviation()
-    aligned = feature.Actual
-    distances = list(feature.Distances)
-    wall = [
-        abs(d)
-        for p, d in zip(aligned.Mesh.Points, distances, strict=True)
-        if abs(((p.x - 12) ** 2 + (p.y - 10) ** 2) ** 0.5 - 6) < 0.005 and 1 < p.z < 19
-    ]
-    report["deviation"] = {
-        "type": feature.TypeId,
-        "points": aligned.Mesh.CountPoints,
-        "distances": len(distances),
-        "search_radius": feature.SearchRadius,
-        "hole_wall": [min(wall), max(wall), len(wall)] if wall else None,
-        "message": results().message.text(),
-    }
+
+    def record(feature):
+        aligned = feature.Actual
+        distances = list(feature.Distances)
+        wall = [
+            abs(d)
+            for p, d in zip(aligned.Mesh.Points, distances, strict=True)
+            if abs(((p.x - 12) ** 2 + (p.y - 10) ** 2) ** 0.5 - 6) < 0.005 and 1 < p.z < 19
+        ]
+        return {
+            "type": feature.TypeId,
+            "points": aligned.Mesh.CountPoints,
+            "distances": len(distances),
+            "search_radius": feature.SearchRadius,
+            "hole_wall": [min(wall), max(wall), len(wall)] if wall else None,
+            "message": results().message.text(),
+            "state": list(feature.State),
+        }
+
+    return watched_deviation(report, "deviation", record)
+
+
+def step_deviation_shot(report):
     shot(report, "deviation")
 
 
@@ -258,8 +393,12 @@ def step_next_candidate(report):
     index = [combo.itemText(i) for i in range(combo.count())].index(ENV["CADBENCH_GUI_CANDIDATE"])
     combo.setCurrentIndex(index)
     combo.activated.emit(index)
-    report["objects_after_next_candidate"] = document_objects()
-    report["enabled_after_next_candidate"] = toolbar_action("CadBench_ShowDiff").isEnabled()
+
+    def record():
+        report["objects_after_next_candidate"] = document_objects()
+        report["enabled_after_next_candidate"] = toolbar_action("CadBench_ShowDiff").isEnabled()
+
+    return watched_load(report, "next_candidate_load", record)
 
 
 def step_author(report):
@@ -329,9 +468,15 @@ def step_record_cancel(report):
 
 
 def step_broken_candidate(report):
-    report["broken_loaded"] = results().load_candidate(ENV["CADBENCH_GUI_BROKEN"])
-    report["broken_load_message"] = results().message.text()
-    results().score()
+    def score():
+        report["broken_load_message"] = results().message.text()
+        results().score()
+
+    report["broken_loaded"] = results().load_candidate(ENV["CADBENCH_GUI_BROKEN"], then=score)
+    return watched_load(report, "broken_load")
+
+
+def step_broken_scored(report):
     return lambda: not results().is_busy()
 
 
@@ -446,15 +591,16 @@ def step_score_watched(report):
 class _StageWatch(QtCore.QObject):
     """Collects each text the stage label shows (QLabel has no textChanged signal)."""
 
-    def __init__(self, texts):
+    def __init__(self, texts, label=None):
         super().__init__(results())
         self.texts = texts
+        self.label = label or results().stage_label
         timer = QtCore.QTimer(self)
         timer.timeout.connect(self._look)
         timer.start(20)
 
     def _look(self):
-        text = results().stage_label.text()
+        text = self.label.text()
         if text and (not self.texts or self.texts[-1] != text):
             self.texts.append(text)
 
@@ -498,18 +644,48 @@ def step_undo_deviation(report):
 
 
 def step_deviation_undone(report):
-    """Show deviation on the scored candidate, then doc.undo(): one step, all of it gone.
-    The step's seconds (report["steps"]) are how long the window was busy."""
+    """Show deviation on the scored candidate (the heartbeat watching the window), then
+    doc.undo(): one step, all of it gone."""
     doc = session.current().reference.object().Document
-    feature = results().show_deviation()
-    report["deviation_points"] = feature.Actual.Mesh.CountPoints
-    report["deviation_message"] = results().message.text()
-    names = list(doc.UndoNames)
-    doc.undo()
-    report["undo_deviation"] = {
-        "undo_names": names,
-        "left": sorted(o.Name for o in doc.Objects if o.Name.startswith("CadBench")),
-    }
+
+    def record(feature):
+        entry = {
+            "points": feature.Actual.Mesh.CountPoints,
+            "distances": len(feature.Distances),
+            "message": results().message.text(),
+        }
+        entry["undo_names"] = list(doc.UndoNames)
+        started = time.monotonic()
+        doc.undo()
+        entry["undo_s"] = time.monotonic() - started
+        entry["left"] = sorted(o.Name for o in doc.Objects if o.Name.startswith("CadBench"))
+        return entry
+
+    return watched_deviation(report, "deviation_undone", record)
+
+
+def step_cancel_deviation(report):
+    """Show deviation again and press Cancel while its child runs: nothing is added."""
+    from cadbench_wb.gui import deviation
+
+    doc = session.current().reference.object().Document
+    before = sorted(o.Name for o in doc.Objects)
+    results().show_deviation()
+    running = deviation.is_running()
+    results().cancel_button.click()
+
+    def ended():
+        if deviation.is_running():
+            return False
+        report["cancelled_deviation"] = {
+            "was_running": running,
+            "message": results().message.text(),
+            "added": sorted(set(o.Name for o in doc.Objects) - set(before)),
+            "bar": results().progress.isVisible(),
+        }
+        return True
+
+    return ended
 
 
 def step_imperial(report):
@@ -532,6 +708,80 @@ def step_record_broken_load(report):
     report["objects_after_broken_load"] = sorted(o.Name for o in doc.Objects)
 
 
+def _unbuilt_browser():
+    browser = case_browser.show_browser(ENV["CADBENCH_GUI_UNBUILT"])
+    assert browser.select_case(ENV["CADBENCH_GUI_CASE"]), "unbuilt case not listed"
+    return browser
+
+
+def _case_files():
+    folder = os.path.join(ENV["CADBENCH_GUI_UNBUILT"], ENV["CADBENCH_GUI_CASE"])
+    return sorted(
+        os.path.relpath(os.path.join(root, name), folder)
+        for root, _dirs, names in os.walk(folder)
+        for name in names
+        if name.lower().endswith(".step")
+    )
+
+
+def step_cancel_build(report):
+    """Open a case whose files are not built yet, and press Cancel while it builds."""
+    browser = _unbuilt_browser()
+    browser.open_button.click()
+    shown = {
+        "building": browser.building(),
+        "bar": browser.build_progress.isVisible(),
+        "cancel": browser.build_cancel.isVisible(),
+        "stage": browser.build_stage.text(),
+    }
+    browser.build_cancel.click()
+
+    def ended():
+        if browser.building():
+            return False
+        report["cancelled_build"] = {
+            **shown,
+            "message": browser.message.text(),
+            "files": _case_files(),
+            "bar_after": browser.build_progress.isVisible(),
+        }
+        return True
+
+    return ended
+
+
+def step_build_case(report):
+    """Open it again and let it build: the bar only moves forward, the window never freezes,
+    and the case opens once it is built."""
+    browser = _unbuilt_browser()
+    values = []
+    browser.build_progress.valueChanged.connect(values.append)
+    stages = []
+    watch = _StageWatch(stages, browser.build_stage)
+    beat = Heartbeat()
+    browser.open_button.click()
+
+    def ended():
+        if browser.building() or results().is_busy():
+            return False
+        browser.build_progress.valueChanged.disconnect(values.append)
+        watch.deleteLater()
+        case = session.current().case
+        report["built_case"] = {
+            "longest_freeze_s": beat.stop(),
+            "longest_own_s": beat.own_s,
+            "load_average": beat.load,
+            "progress_values": values,
+            "stages": stages,
+            "files": _case_files(),
+            "case": case.path if case is not None else None,
+            "message": results().message.text(),
+        }
+        return True
+
+    return ended
+
+
 def _placement(obj):
     p = obj.Placement
     return [list(p.Base), list(p.Rotation.Q)]
@@ -547,11 +797,14 @@ SCENARIOS = {
     "analytic": [
         ("activate", step_activate),
         ("open_case", step_open_case),
+        ("choose_candidate", step_choose_candidate),
+        ("settle", step_settle),
         ("score", step_score),
         ("record_score", step_record_score),
         ("show_diff", step_show_diff),
         ("alignment", step_alignment),
         ("deviation", step_deviation),
+        ("deviation_shot", step_deviation_shot),
         ("undo_deviation", step_undo_deviation),
         ("click_failed_dimension", step_click_failed_dimension),
         ("author", step_author),
@@ -561,6 +814,7 @@ SCENARIOS = {
         ("record_cancel", step_record_cancel),
         ("next_candidate", step_next_candidate),
         ("broken_candidate", step_broken_candidate),
+        ("broken_scored", step_broken_scored),
         ("record_broken", step_record_broken),
         ("score_folder", step_score_folder),
         ("record_folder", step_record_folder),
@@ -569,6 +823,8 @@ SCENARIOS = {
     "located": [
         ("activate", step_activate),
         ("open_case", step_open_case),
+        ("choose_candidate", step_choose_candidate),
+        ("settle", step_settle),
         ("score", step_score),
         ("record_score", step_record_score),
         ("click_located_dimension", step_click_located_dimension),
@@ -581,7 +837,10 @@ SCENARIOS = {
     "engineer": [
         ("preferences_at_start", step_preferences_at_start),
         ("activate", step_activate),
+        ("new_document", step_new_document),
         ("open_case", step_open_case),
+        ("choose_candidate", step_choose_candidate),
+        ("settle", step_settle),
         ("score", step_score_watched),
         ("record_score", step_record_score),
         ("generate_drawing", step_generate_drawing),
@@ -589,15 +848,21 @@ SCENARIOS = {
         ("cancel_drawing", step_cancel_drawing),
         ("undo_each", step_undo_each),
         ("deviation_undone", step_deviation_undone),
+        ("cancel_deviation", step_cancel_deviation),
         ("imperial", step_imperial),
         ("broken_candidate", step_broken_candidate),
+        ("broken_scored", step_broken_scored),
         ("record_broken_load", step_record_broken_load),
         ("record_broken", step_record_broken),
+        ("cancel_build", step_cancel_build),
+        ("build_case", step_build_case),
     ],
     # A bundled case, scored from the toolbar as a newcomer would.
     "bundled": [
         ("activate", step_activate),
         ("open_case", step_open_case),
+        ("choose_candidate", step_choose_candidate),
+        ("settle", step_settle),
         ("score", step_score),
         ("record_score", step_record_score),
         ("click_failed_dimension", step_click_failed_dimension),

@@ -59,3 +59,12 @@ def test_a_score_under_another_fingerprint_is_not_mixed_in():
     assert "changed while the campaign ran" in batch._standard_changed(
         {"metricFingerprint": "b" * 16}, stamps
     )
+
+
+def test_the_progress_counts_the_scorings_each_job_settles(tmp_path):
+    """The plan's two jobs settle its six scorings: three deliveries of one answer, and
+    flange_02's three missing deliveries."""
+    the_plan = batch.plan(project(tmp_path))
+    per_job = batch.scorings_per_job(the_plan)
+    assert sorted(per_job[key] for key in the_plan.jobs) == [3, 3]
+    assert sum(per_job[key] for key in the_plan.jobs) == len(the_plan.scorings)

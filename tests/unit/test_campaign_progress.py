@@ -50,3 +50,19 @@ def test_a_log_gets_plain_lines_not_carriage_returns():
 def test_durations_read_like_a_person_writes_them():
     assert duration(None) == "--" and duration(42) == "42s"
     assert duration(3725) == "1h02m" and duration(61) == "1m01s"
+
+
+def test_a_job_that_settles_several_scorings_counts_as_those_scorings():
+    """Three deliveries of the same bytes are one job: when it ends the counter moves by
+    three, as the summary counts them (it counted jobs: 1/2 scored of 6 scorings)."""
+    stream, clock = io.StringIO(), Clock()
+    progress = Progress(total=6, from_store=0, to_score=6, stream=stream, clock=clock)
+    clock.now += 30.0
+    progress.done(True, scorings=3)
+    clock.now += 30.0
+    progress.done(False, scorings=3)
+    progress.finish()
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("progress: 3/6 scored | 0 from store | 0 failed deliveries")
+    assert "6/6 scored | 0 from store | 3 failed deliveries" in lines[-2]
+    assert lines[-1] == "scored 6 in 1m00s, 0 from the store, 6 scorings in the campaign"
