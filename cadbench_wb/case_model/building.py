@@ -3,7 +3,6 @@
 by `cadbench case build` in a child process, so the calling process (the scoring parent, the
 demo) never imports FreeCAD."""
 
-import os
 import subprocess
 
 from cadbench_wb.errors import CadbenchError
@@ -15,9 +14,7 @@ def ensure_built(case) -> None:
     (the scoring parent) never imports FreeCAD."""
     if not case.build_script or not case.missing_files():
         return
-    env = dict(os.environ)
-    parent = runner.PACKAGE_PARENT
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (parent, env.get("PYTHONPATH")) if p)
+    env = runner.child_environment()  # the package importable, the working folder not
     # runner's interpreter, not sys.executable: under freecadcmd that is freecadcmd itself.
     process = subprocess.run(
         [runner.python_for_children(), "-m", "cadbench_wb", "case", "build", case.path],

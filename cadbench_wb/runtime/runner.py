@@ -79,6 +79,11 @@ def child_environment() -> dict:
     stdout)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH", "")) if p)
+    # `python -m` and `-c` put the working folder first on sys.path: a child started inside
+    # a folder of deliveries would import a delivered `cadbench_wb/` (or `numpy/`) instead
+    # of ours, running code from a candidate. PYTHONSAFEPATH (Python >= 3.11, as every
+    # FreeCAD this supports ships) leaves it out.
+    env["PYTHONSAFEPATH"] = "1"
     env.setdefault("OMP_NUM_THREADS", "1")
     # One OpenBLAS thread: its buffers scale with its threads, so that the memory a scoring
     # needs (standard.MIN_MEMORY_MB) does not grow with the machine's cores, and the

@@ -343,3 +343,34 @@ def test_a_killed_scoring_leaves_no_copy_of_the_candidate_behind(box_step, tmp_p
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["failure"]["reason"] == "timeout"
     assert sorted(p.name for p in temporary.iterdir()) == []
+
+
+# ---- a delivered package never shadows the scorer's own ---------------------------------
+
+HIJACK = "open({marker!r}, 'w').write('ran')\n"
+
+
+def test_a_delivered_package_in_the_working_folder_is_never_imported(fc, part, tmp_path):
+    # An operator scoring from inside a folder of deliveries: `python -m` and `-c` put the
+    # working folder first on sys.path, so a delivered cadbench_wb/ or numpy/ would have run
+    # in the scoring children (found in issue 33's A/B runs, where a child imported the
+    # checkout it was started in). Both would write a marker file when imported.
+    marker = tmp_path / "marker.txt"
+    for package in ("cadbench_wb", "numpy", "yaml"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text(HIJACK.format(marker=str(marker)))
+    part.makeBox(*BOX).exportStep(str(tmp_path / "ref.step"))
+    box = part.makeBox(*BOX)
+    box.translate(fc.Vector(3, 0, 0))
+    box.exportStep(str(tmp_path / "cand.step"))
+    cadbench = os.path.join(os.path.dirname(sys.executable), "cadbench")
+    process = subprocess.run(
+        [cadbench, "score", "ref.step", "cand.step", "--only", "shape", "--json", "out.json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert not marker.exists(), process.stderr
+    assert process.returncode == 0, process.stderr
+    assert json.loads((tmp_path / "out.json").read_text())["shapeIoU"] == pytest.approx(1.0)
