@@ -8,8 +8,8 @@
 - junit.xml: one test case per case x system x run (headline verdict: reachable), with each
   scoring's seconds, the run's timestamp and host, as CI viewers expect (timings aside, the
   same inputs give the same file);
-  both carry the field's figures (result_rows.field_rows), named with their protocol and
-  never in a verdict;
+  results.csv and junit.xml carry the field's figures (result_rows.field_rows), named with
+  their protocol and never in a verdict;
 - report.html: one self-contained page (tables and embedded plots), readable offline;
 - scores/<system>/<run>/<case_id>.json: every full score result, for drill-down.
 """
@@ -86,8 +86,8 @@ def _cell(value) -> str:
 
 def field_columns() -> list[str]:
     """results.csv's columns of the field's figures, named with their protocol's benchmark
-    ('chamferDistance.CAD-Recode', 'voxelIoU64.BenchCAD'): the rows of a result whose
-    figures are all missing."""
+    ('chamferDistance.CAD-Recode', 'voxelIoU64.BenchCAD'), the same for every document
+    (read off the rows of a result whose figures are all missing)."""
     return [shown.column for shown in result_rows.field_rows({"fieldFigures": {}})]
 
 
