@@ -5,6 +5,7 @@ metrics/field_figures.py). Never used in a verdict or a pass rate."""
 
 import statistics
 
+from cadbench_wb.metrics import result_rows
 from cadbench_wb.metrics.field_figures import PROTOCOLS
 from cadbench_wb.results import result as results
 
@@ -49,12 +50,9 @@ def campaign_field_figures(rows: list, scoring_timeout: float, code_timeout: flo
                 "protocol": INVALID_PROTOCOL,
             }
         }
+        shown = [s for r in mine for s in result_rows.field_rows(r) if s.value is not None]
         for name, protocol in PROTOCOLS.items():
-            values = [
-                r["fieldFigures"][name]
-                for r in mine
-                if isinstance((r.get("fieldFigures") or {}).get(name), (int, float))
-            ]
+            values = [s.value for s in shown if s.name == name]
             entry[name] = {"over": _spread(values), "protocol": protocol}
         out[system] = entry
     return out

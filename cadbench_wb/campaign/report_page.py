@@ -278,10 +278,10 @@ def _field_figures(document: dict) -> list[str]:
     )
     pairs = [
         [_e(r["system"]), _e(r["run"]), _e(r["case"]), _e(_delivery_text(r))]
-        + [_e(figures.number(r["fieldFigures"].get(n))) for n in ("chamferDistance", "voxelIoU64")]
+        + [_e(figures.number(shown.value)) for shown in result_rows.field_rows(r)]
         + [_score_link(r)]
         for r in document["scorings"]
-        if r.get("fieldFigures")
+        if result_rows.field_rows(r)
     ]
     parts = [
         "<h2 id='field-figures'>Field figures (other benchmarks' protocols)</h2><p class='note'>"
@@ -293,7 +293,8 @@ def _field_figures(document: dict) -> list[str]:
         f"<ul class='note'>{protocols}</ul>",
     ]
     if pairs:
-        header = ["system", "run", "case", "delivery", "chamferDistance", "voxelIoU64", "result"]
+        labels = [shown.label for shown in result_rows.field_rows({"fieldFigures": {}})]
+        header = ["system", "run", "case", "delivery", *labels, "result"]
         parts += [
             "<h3>Field figures per scoring</h3>",
             _table(header, pairs, numeric_from=4, table_id="field", keys=3),

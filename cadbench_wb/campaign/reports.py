@@ -8,6 +8,8 @@
 - junit.xml: one test case per case x system x run (headline verdict: reachable), with each
   scoring's seconds, the run's timestamp and host, as CI viewers expect (timings aside, the
   same inputs give the same file);
+  results.csv and junit.xml carry the field's figures (result_rows.field_rows), named with
+  their protocol and never in a verdict;
 - report.html: one self-contained page (tables and embedded plots), readable offline;
 - scores/<system>/<run>/<case_id>.json: every full score result, for drill-down.
 """
@@ -82,8 +84,16 @@ def _cell(value) -> str:
     return str(value)
 
 
+def field_columns() -> list[str]:
+    """results.csv's columns of the field's figures, named with their protocol's benchmark
+    ('chamferDistance.CAD-Recode', 'voxelIoU64.BenchCAD'), the same for every document
+    (read off the rows of a result whose figures are all missing)."""
+    return [shown.column for shown in result_rows.field_rows({"fieldFigures": {}})]
+
+
 def csv_text(document: dict) -> str:
     metrics = document["metrics"]
+    fields = field_columns()
     header = [
         "system",
         "run",
@@ -108,6 +118,7 @@ def csv_text(document: dict) -> str:
         "dimensionRecallLocated",
         "referenceCoverageLocated",
         "locatedDiffers",
+        *fields,
         "candidateSha256",
         "metricFingerprint",
     ]
@@ -136,6 +147,7 @@ def csv_text(document: dict) -> str:
                 shown.reachable.value,
             ]
         rates = row.get("randomHitRate") if isinstance(row.get("randomHitRate"), dict) else {}
+        field = {shown.column: shown.value for shown in result_rows.field_rows(row)}
         line += [
             row.get("referenceCoverage"),
             row.get("drawingSelfTest"),
@@ -144,6 +156,7 @@ def csv_text(document: dict) -> str:
             row.get("dimensionRecallLocated"),
             row.get("referenceCoverageLocated"),
             row.get("locatedDiffers"),
+            *[field.get(column) for column in fields],
             row.get("candidateSha256"),
             row.get("metricFingerprint"),
         ]
@@ -191,6 +204,37 @@ def failure_body(row: dict) -> str:
     if row.get("locatedDiffers"):
         lines.append("located recall DIFFERS from dimensionRecall (the verdict uses the latter)")
     return "\n".join(lines)
+
+
+def _field_properties(parent, rows) -> None:
+    """Each field figure as a property, its protocol (said to be no verdict) beside it."""
+    if not rows:
+        return
+    properties = ElementTree.SubElement(parent, "properties")
+    for shown in rows:
+        ElementTree.SubElement(properties, "property", name=shown.name, value=_cell(shown.value))
+        ElementTree.SubElement(
+            properties,
+            "property",
+            name=f"{shown.name}.protocol",
+            value=f"{shown.protocol} ({shown.note})",
+        )
+
+
+def _invalid_rate_properties(properties, entry: dict | None) -> None:
+    """A system's invalidRate (campaign/field.py) with the timeout it used, never a verdict."""
+    invalid = (entry or {}).get("invalidRate")
+    if not invalid:
+        return
+    for key, value in (
+        ("invalidRate", invalid["rate"]),
+        ("invalidRate.count", invalid["count"]),
+        ("invalidRate.of", invalid["of"]),
+        ("invalidRate.timeoutSeconds", invalid["timeoutSeconds"]),
+        ("invalidRate.timeoutOf", invalid["timeoutOf"]),
+        ("invalidRate.protocol", f"{invalid['protocol']} ({result_rows.NOT_A_VERDICT})"),
+    ):
+        ElementTree.SubElement(properties, "property", name=key, value=_cell(value))
 
 
 def _seconds(value) -> str:
@@ -250,6 +294,7 @@ def junit_text(document: dict, run_info: dict | None = None) -> str:
         properties = ElementTree.SubElement(suite, "properties")
         for name in ("metricFingerprint", "drawingFingerprint"):
             ElementTree.SubElement(properties, "property", name=name, value=str(document[name]))
+        _invalid_rate_properties(properties, (document.get("fieldFigures") or {}).get(system))
         counts = {"tests": len(indexed), "failures": 0, "skipped": 0}
         suite_time = 0.0
         for index, row in indexed:
@@ -259,6 +304,7 @@ def junit_text(document: dict, run_info: dict | None = None) -> str:
             if run_info:
                 case.set("time", _seconds(seconds[index]))
                 suite_time += seconds[index] or 0.0
+            _field_properties(case, result_rows.field_rows(row))
             verdict = row["verdict"]
             if verdict["reachable"] == FAIL:
                 counts["failures"] += 1
@@ -297,5 +343,6 @@ def junit_text(document: dict, run_info: dict | None = None) -> str:
 
 
 __all__ = [
-    "FILES", "as_json", "csv_text", "failure_body", "html_text", "junit_text", "write_reports"
+    "FILES", "as_json", "csv_text", "failure_body", "field_columns", "html_text", "junit_text",
+    "write_reports",
 ]  # fmt: skip

@@ -316,6 +316,7 @@ SHAPE_QUANTITIES = {"center_offset": "length", "volumeMissing": "volume", "volum
 
 
 def shape_rows(result: dict) -> list[Row]:
+    """The Shape tab: shapeIoU's figures, then the field's (field_rows)."""
     shape = result.get("shape") or {}
     rows = []
     for key, label in SHAPE_FIGURES:
@@ -323,6 +324,19 @@ def shape_rows(result: dict) -> list[Row]:
             kind = SHAPE_QUANTITIES.get(key)
             text = quantity_text(shape[key], kind) if kind else number_text(shape[key])
             rows.append(Row(key, [label, text]))
+    return rows + field_rows(result)
+
+
+def field_rows(result: dict) -> list[Row]:
+    """The field's figures (result_rows.field_rows): 'chamferDistance (CAD-Recode protocol,
+    not a verdict)' and its value, uncoloured (no verdict), the protocol in the tooltip."""
+    rows = []
+    for shown in result_rows.field_rows(result):
+        title = f"{shown.name} ({shown.source} protocol, {shown.note})"
+        tip = (
+            f"{shown.protocol}\nAnother benchmark's figure, shown beside cadbench's: {shown.note}."
+        )
+        rows.append(Row(shown.name, [title, number_text(shown.value)], "", tip))
     return rows
 
 

@@ -11,6 +11,8 @@ draws them.
 Metric rows: one per metric (the registry's, then any other the result judges), with its
 formal and reachable status. Item rows: one per dimension, feature, thread or drawing target,
 with the status its metric's matching gave it (ITEM_STATUS names each code the stages write).
+Field rows: the field's own figures (metrics/field_figures.py), each with its protocol and
+marked NOT_A_VERDICT: shown beside the metrics, never among them.
 """
 
 import dataclasses
@@ -243,6 +245,68 @@ def drawing_items(section) -> list[ItemRow]:
     return rows
 
 
+# The field's figures in the order every output shows them (metrics/field_figures.PROTOCOLS
+# holds their protocols; a test keeps the two lists equal).
+FIELD_FIGURES = ("chamferDistance", "voxelIoU64")
+NOT_A_VERDICT = "not a verdict"
+
+
+@dataclasses.dataclass(frozen=True)
+class FieldRow:
+    """One of the field's figures of one result: a paper's protocol, computed beside
+    cadbench's metrics and never a verdict (note: NOT_A_VERDICT).
+
+    protocol: the whole protocol in words, as the result carries it; source: the benchmark
+    whose protocol it is (its first word: CAD-Recode, BenchCAD)."""
+
+    name: str
+    value: float | None
+    protocol: str
+    note: str = NOT_A_VERDICT
+
+    @property
+    def source(self) -> str:
+        return self.protocol.split(":", 1)[0].strip()
+
+    @property
+    def label(self) -> str:
+        """'chamferDistance (CAD-Recode protocol)'."""
+        return f"{self.name} ({self.source} protocol)"
+
+    @property
+    def column(self) -> str:
+        """The figure's column in results.csv: 'chamferDistance.CAD-Recode'."""
+        return f"{self.name}.{self.source}"
+
+
+def _protocols() -> dict:
+    # field_figures imports numpy and scipy: read only where a row lacks its protocol (a
+    # campaign's row keeps the values alone), so the panel and the CLI stay light.
+    from cadbench_wb.metrics.field_figures import PROTOCOLS  # noqa: PLC0415
+
+    return PROTOCOLS
+
+
+def field_rows(result: dict | None) -> list[FieldRow]:
+    """The field's figures of a score result (each {value, protocol}) or of a campaign's row
+    (campaign/field.field_row: the values alone), one row per FIELD_FIGURES name; empty for
+    a result without them (written before they existed, or a scoring never scored). A value
+    that is not a number shows as None."""
+    figures = (result or {}).get("fieldFigures")
+    if not isinstance(figures, dict):
+        return []
+    rows = []
+    for name in FIELD_FIGURES:
+        entry = figures.get(name)
+        value, protocol = entry, None
+        if isinstance(entry, dict):
+            value, protocol = entry.get("value"), entry.get("protocol")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            value = None
+        rows.append(FieldRow(name, value, protocol or _protocols()[name]))
+    return rows
+
+
 def item_rows(result: dict) -> dict[str, list[ItemRow]]:
     """Every per-item row of a result, by the section that holds it."""
     return {
@@ -254,8 +318,8 @@ def item_rows(result: dict) -> dict[str, list[ItemRow]]:
 
 
 __all__ = [
-    "FAIL", "ITEM_STATUS", "NOT_APPLICABLE", "NOT_CHECKED", "NOT_RUN", "PASS", "ItemRow",
-    "MetricRow", "Status", "dimension_items", "drawing_items", "entry_items", "feature_items",
-    "item_rows", "item_status", "listed_entries", "metric_rows", "ordered_metrics",
-    "thread_items",
+    "FAIL", "FIELD_FIGURES", "ITEM_STATUS", "NOT_APPLICABLE", "NOT_A_VERDICT", "NOT_CHECKED",
+    "NOT_RUN", "PASS", "FieldRow", "ItemRow", "MetricRow", "Status", "dimension_items",
+    "drawing_items", "entry_items", "feature_items", "field_rows", "item_rows", "item_status",
+    "listed_entries", "metric_rows", "ordered_metrics", "thread_items",
 ]  # fmt: skip

@@ -50,6 +50,7 @@ def summary_text(result: dict) -> str:
             f"{'randomHitRate (length / angle)':40} {_fmt(rates.get('length'))} / "
             f"{_fmt(rates.get('angle'))}"
         )
+    lines += field_lines(result)
     shape = result.get("shape")
     if shape:
         lines.append("")
@@ -72,6 +73,15 @@ def summary_text(result: dict) -> str:
     )
     lines.append(f"metric fingerprint {result['metricFingerprint']}")
     return "\n".join(lines)
+
+
+def field_lines(result: dict) -> list[str]:
+    """The field's figures on one line, each with its protocol's benchmark (the protocols in
+    full: the JSON and the README), said to be no verdict; none for a result without them."""
+    shown = [
+        f"{r.name} {_fmt(r.value)} ({r.source} protocol)" for r in result_rows.field_rows(result)
+    ]
+    return [f"field figures (not verdicts): {', '.join(shown)}"] if shown else []
 
 
 def located_lines(result: dict) -> list[str]:

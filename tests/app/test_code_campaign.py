@@ -4,7 +4,9 @@ its model scored and stored (none left NOT CHECKED), the field's figures and inv
 in results.json and report.html, and a rerun executes nothing. The one fast test of scripts
 through `cadbench run` (the Dask and CADTestBench ones are slow)."""
 
+import csv
 import json
+import xml.etree.ElementTree as ElementTree
 
 import pytest
 from conftest import run_cli
@@ -54,6 +56,20 @@ def test_scripts_in_a_campaign_are_scored_stored_and_not_run_again(part, tmp_pat
     assert field["exact"]["voxelIoU64"]["over"]["median"] == 1.0
     page = (tmp_path / "out" / "report.html").read_text()
     assert "id='field-figures'" in page and "data-table='field'" in page
+    # The same figures in results.csv and junit.xml, named with their protocol's benchmark.
+    with open(tmp_path / "out" / "results.csv", encoding="utf-8", newline="") as handle:
+        lines = {line["system"]: line for line in csv.DictReader(handle)}
+    assert float(lines["exact"]["voxelIoU64.BenchCAD"]) == 1.0  # the reference's own box
+    shown = float(lines["long"]["chamferDistance.CAD-Recode"])
+    assert shown == rows["long"]["fieldFigures"]["chamferDistance"] > 0
+    assert lines["broken"]["chamferDistance.CAD-Recode"] == ""  # no model, no figure
+    tree = ElementTree.parse(tmp_path / "out" / "junit.xml")
+    suites = {
+        s.get("name"): {p.get("name"): p.get("value") for p in s.find("properties")}
+        for s in tree.iter("testsuite")
+    }
+    assert float(suites["broken"]["invalidRate"]) == 1.0 and suites["exact"]["invalidRate"] == "0.0"
+    assert suites["broken"]["invalidRate.timeoutOf"] == "script"
     timings = json.loads((tmp_path / "out" / "timings.json").read_text())
     assert timings["codeExecutedNow"] == 3
 

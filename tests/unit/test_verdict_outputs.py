@@ -3,7 +3,8 @@
 campaign's counts, the workbench panel): each shows every metric and item with the same
 status. The expected statuses come from the construction (a value above or below its
 metric's threshold, None, a metric that does not apply, one never requested), not from the
-code under test; a result stored under schema /1 shows as the same result of schema /2."""
+code under test; a result stored under schema /1 shows as the same result of schema /2.
+The mixed result carries the field's figures too, which change no status."""
 
 import copy
 import csv
@@ -18,9 +19,13 @@ from cadbench_wb.campaign.layout import Submission
 from cadbench_wb.case_model.cases import Case
 from cadbench_wb.gui import detail_rows, panel_model
 from cadbench_wb.metrics import registry, result_rows, verdicts
+from cadbench_wb.metrics.field_figures import PROTOCOLS
 from cadbench_wb.metrics.verdicts import FAIL, NOT_APPLICABLE, NOT_CHECKED, NOT_RUN, PASS
 from cadbench_wb.results import report
 from cadbench_wb.results import result as results
+
+# Written here, not computed: each output only has to show them as they are (4 decimals).
+FIELD = {"chamferDistance": 0.1234, "voxelIoU64": 0.9721}
 
 
 def _threshold(metric):
@@ -70,6 +75,11 @@ def _mixed() -> dict:
         "pairs": [{"reference": 0, "candidate": 0, "checks": {"pitch": {"ok": True}}},
                   {"reference": 1, "candidate": 1, "checks": {"pitch": {"ok": False}}}],
     }  # fmt: skip
+    # The field's figures (another benchmark's protocol each): shown by every output, in no
+    # verdict (tests/unit/test_field_figure_outputs.py reads them back).
+    result["fieldFigures"] = {
+        name: {"value": value, "protocol": PROTOCOLS[name]} for name, value in FIELD.items()
+    }
     return results.finish(result)
 
 
