@@ -12,6 +12,7 @@ measure where it is bound is left out, with its reason, under ``auto.leftOut``. 
 here is the designer's intent or GD&T: it is what a drawing of the solid states.
 """
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -41,10 +42,7 @@ class NotDimensionable(CadbenchError):
 
 def authored(reference_path: str, case_id: str, title: str, stage=lambda name: None) -> dict:
     """The case.yaml data of an automatic case for this reference (plain, ordered)."""
-    from cadbench_wb import result as results  # noqa: PLC0415
     from cadbench_wb.app import loading  # noqa: PLC0415
-    from cadbench_wb.app.dimensions.measured_geometry import geometry_of  # noqa: PLC0415
-    from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of  # noqa: PLC0415
 
     stage("reference")
     model = loading.load_model(reference_path, "reference")
@@ -53,11 +51,22 @@ def authored(reference_path: str, case_id: str, title: str, stage=lambda name: N
             f"{os.path.basename(reference_path)}: a triangle mesh: no planes, holes or "
             "rounds a drafter dimensions (score it with --no-auto-targets)"
         )
+    stage("drawing")
+    # One projection of the reference's views for the planner's drawing and the self-test
+    # drawings (NIST CTC-02, 635 faces: three projections took 55 of 62 CPU-s).
+    with _drawing_session(model.shape) as session:
+        return _authored(model, reference_path, case_id, title, stage, session)
+
+
+def _authored(model, reference_path: str, case_id: str, title: str, stage, session) -> dict:
+    from cadbench_wb import result as results  # noqa: PLC0415
+    from cadbench_wb.app.dimensions.measured_geometry import geometry_of  # noqa: PLC0415
+    from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of  # noqa: PLC0415
+
     shape = model.shape
     diagonal = diagonal_of(shape)
     geometry = geometry_of(shape, diagonal, with_edge_faces=True)
-    stage("drawing")
-    planned = _planned(shape)
+    planned = _planned(session)
     binder = auto_targets.Binder(geometry_of(planned["shape"], diagonal))
     chosen, left_out = [], []
     for entry in planned["dimensions"]:
@@ -83,7 +92,7 @@ def authored(reference_path: str, case_id: str, title: str, stage=lambda name: N
         target["place"] = _place_of(shape, target["faces"], near)
     stage("drawingSelfTest")
     digest = results.file_digest(reference_path)
-    entries, self_test = _displayed(model, kept, default, left_out, digest)
+    entries, self_test = _displayed(model, kept, default, left_out, digest, session)
     case = _case_of(model, entries)
     return {
         "id": case_id,
@@ -138,7 +147,7 @@ def _case_of(model, entries) -> Case:
     )
 
 
-def _displayed(model, targets, default, left_out, digest) -> tuple:
+def _displayed(model, targets, default, left_out, digest, session) -> tuple:
     """(entries, drawingSelfTest): the targets, and the share the reference's own drawing
     displays when drawn with them first (the drawing scoring makes, kept in its cache).
     A position or spacing the sheet has no room for is not one a drafter put on this
@@ -146,7 +155,7 @@ def _displayed(model, targets, default, left_out, digest) -> tuple:
     own size stays a target, shown or not (dropping those dropped every hole callout of
     NIST FTC-07): drawingSelfTest, the ceiling of drawingMatch, is then below 1."""
     entries = _entries(targets, default)
-    self_test, shown, _ = _drawing_self_test(model, _case_of(model, entries), digest)
+    self_test, shown, _ = _drawing_self_test(model, _case_of(model, entries), digest, session)
     if self_test is None or self_test >= 1.0:
         return entries, self_test
     kept = []
@@ -158,7 +167,7 @@ def _displayed(model, targets, default, left_out, digest) -> tuple:
     if len(kept) == len(targets):
         return entries, self_test
     entries = _entries(kept, default)
-    self_test, _, _ = _drawing_self_test(model, _case_of(model, entries), digest)
+    self_test, _, _ = _drawing_self_test(model, _case_of(model, entries), digest, session)
     return entries, self_test
 
 
@@ -238,20 +247,31 @@ class _FacesNear:
         return found
 
 
-def _planned(shape) -> dict:
-    """The planner's dimensions of the reference's drawing (drawn in a scratch folder)."""
+@contextlib.contextmanager
+def _drawing_session(shape):
+    """techdraw.drawing_session of the reference; TechDraw's failure to project it is the
+    reason it cannot be dimensioned."""
     from cadbench_wb.app.drawing import techdraw  # noqa: PLC0415
 
+    with contextlib.ExitStack() as stack:
+        try:
+            session = stack.enter_context(techdraw.drawing_session(shape, title="reference"))
+        except CadbenchError:
+            raise
+        except Exception as exc:  # TechDraw and OCC raise anything; the reason is named
+            raise NotDimensionable(f"TechDraw could not draw the reference: {exc}") from None
+        yield session
+
+
+def _planned(session) -> dict:
+    """The planner's dimensions of the reference's drawing (planned only, not written)."""
     planned = {}
-    scratch = tempfile.mkdtemp(prefix="cadbench-auto-")
     try:
-        techdraw.make_drawing(shape, scratch, title="reference", planned=planned)
+        session.draw(None, planned=planned)
     except CadbenchError:
         raise
     except Exception as exc:  # TechDraw and OCC raise anything; the reason is named
         raise NotDimensionable(f"TechDraw could not draw the reference: {exc}") from None
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
     if "dimensions" not in planned:
         raise NotDimensionable("the drawing planned no dimension")
     return planned
@@ -316,7 +336,7 @@ def _left(target: dict, why: str) -> dict:
     }
 
 
-def _drawing_self_test(model, case, digest: str) -> tuple:
+def _drawing_self_test(model, case, digest: str, session=None) -> tuple:
     """(drawingSelfTest, ids of the targets displayed, every dimension the sheet prints):
     the share of the targets the
     reference's own drawing displays, drawn as scoring draws it (and kept in the same
@@ -328,7 +348,7 @@ def _drawing_self_test(model, case, digest: str) -> tuple:
     folder = tempfile.mkdtemp(prefix="cadbench-auto-drawing-")
     try:
         drawn = drawing_stage._reference_drawing(
-            model, case, {}, {"reference": {"sha256": digest}}, folder
+            model, case, {}, {"reference": {"sha256": digest}}, folder, session
         )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
