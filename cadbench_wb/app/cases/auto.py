@@ -79,8 +79,9 @@ def _authored(model, reference_path: str, case_id: str, title: str, stage, sessi
             chosen.append(target)
     stage("features")
     features = _features(model)
-    for target in auto_targets.feature_targets(features["features"], geometry):
-        if not auto_targets.covered(target, chosen):
+    areas = [face.Area for face in shape.Faces]
+    for target in auto_targets.feature_targets(features["features"], geometry, areas):
+        if not auto_targets.covered(target, chosen, geometry):
             chosen.append(target)
     stage("dimensions")
     default = spectrum_of(shape, "default", diagonal)
