@@ -228,17 +228,18 @@ class _FacesNear:
         np, g = self.np, self.g
         p = np.asarray(point, float)
         rows = np.flatnonzero(np.all((p >= self.low) & (p <= self.high), axis=1))
+        offsets = p - g.face_point[rows]
+        axes = g.face_dir[rows]
+        along = np.einsum("ij,ij->i", offsets, axes)
+        kinds = [g.face_type[r] for r in rows.tolist()]
+        planes = np.array([k == "plane" for k in kinds], bool)
+        cylinders = np.array([k == "cylinder" for k in kinds], bool)
+        radial = np.linalg.norm(offsets - axes * along[:, None], axis=1)
+        far = (planes & (np.abs(along) > self.tolerance)) | (
+            cylinders & (np.abs(radial - g.face_size[rows]) > self.tolerance)
+        )
         vertex, found = None, []
-        for index in rows.tolist():
-            offset = p - g.face_point[index]
-            kind = g.face_type[index]
-            if kind == "plane" and abs(float(offset @ g.face_dir[index])) > self.tolerance:
-                continue
-            if kind == "cylinder":
-                axis = g.face_dir[index]
-                radial = np.linalg.norm(offset - axis * float(offset @ axis))
-                if abs(radial - g.face_size[index]) > self.tolerance:
-                    continue
+        for index in rows[~far].tolist():
             if vertex is None:
                 import FreeCAD  # noqa: PLC0415
 
@@ -380,6 +381,11 @@ def case_text(data: dict) -> str:
 
 def write_case(reference_path: str, folder: str, case_id: str, title: str) -> str:
     """Write FOLDER/case.yaml and a copy of the reference; returns case.yaml's path."""
+    return written_case(reference_path, folder, case_id, title)[0]
+
+
+def written_case(reference_path: str, folder: str, case_id: str, title: str) -> tuple:
+    """write_case's (path, case.yaml data)."""
     data = authored(reference_path, case_id, title)
     os.makedirs(folder, exist_ok=True)
     copy = os.path.join(folder, os.path.basename(reference_path))
@@ -390,4 +396,4 @@ def write_case(reference_path: str, folder: str, case_id: str, title: str) -> st
     with open(partial, "w", encoding="utf-8") as handle:
         handle.write(case_text(data))
     os.replace(partial, path)
-    return path
+    return path, data

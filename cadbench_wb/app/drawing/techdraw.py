@@ -169,6 +169,7 @@ class Session:
         self.start = {name: (item.Scale, item.X, item.Y) for name, item in items.items()}
         self.start_group = (self.group.Scale, self.group.X, self.group.Y)
         self.drawn = 0
+        self.projected = None  # (views' geometry, plan candidates) as projected
 
     def draw(self, out_dir, case=None, planned=None) -> dict:
         """make_drawing's drawing of this shape with this case's targets first; out_dir None
@@ -231,15 +232,21 @@ class Session:
         # the geometry of the guessed scale, on a larger sheet before at a smaller scale;
         # if the layout takes another scale, plan again on the geometry there.
         scales = tuple(s for s in scales if s <= guess)
-        for _attempt in range(len(scales)):
-            views = [
-                view_geometry(
-                    name, items[name], shape, name in coarse, origins[name], cylinders, seen
-                )
-                for name in items
-            ]
+        for attempt in range(len(scales)):
+            if attempt == 0 and self.projected is not None:
+                # The views as projected (every drawing starts there): read once.
+                views, candidates = self.projected
+            else:
+                views = [
+                    view_geometry(
+                        name, items[name], shape, name in coarse, origins[name], cylinders, seen
+                    )
+                    for name in items
+                ]
+                candidates = drawing_plan.candidates_of([v for v in views if v.name != ISO])
+                if attempt == 0:
+                    self.projected = (views, candidates)
             seen.clear()  # the recompute below may run hidden-line removal again
-            candidates = drawing_plan.candidates_of([v for v in views if v.name != ISO])
             chosen = drawing_plan.chosen_dimensions(candidates, targets)
             sheet, plan = drawing_layout.sheet_layout(
                 views, chosen, areas, sheet, projection, scales, floor
