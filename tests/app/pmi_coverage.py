@@ -6,9 +6,9 @@ axis lines and gauge circles it is attached to; here they are found on the solid
 geometry alone (same surface, same edge ends), with no cadbench code.
 
 A PMI dimension is *measurable on the solid* when each of its aspects is faces of the
-solid or an edge between them. One attached to construction geometry only (an axis line,
-a gauge circle on a cone: a dovetail's width over its gauge line, a taper's gauge
-diameter) is reported with the reason and counted apart.
+solid, an edge between them or a line that is a cylinder's axis. One attached to
+construction geometry only (a gauge line on a dovetail's flank, a gauge circle on a cone)
+is reported with the reason and counted apart.
 
 A size (diameter, radius, width) is stated when the targets of that kind and value
 (within the target's tolerance) are bound to every face of its aspect that carries that
@@ -26,6 +26,7 @@ KINDS = {
     "radius": ("radius", ("Part::GeomCylinder",), 1.0),
     "spherical radius": ("radius", ("Part::GeomSphere",), 1.0),
     "size": ("length", (), 1.0),
+    "thickness": ("length", (), 1.0),
 }
 
 
@@ -91,6 +92,22 @@ def _edge_faces(shape, ends) -> list[int]:
     return sorted(found)
 
 
+def _axis_faces(shape, line, radius=None) -> list[int]:
+    """The cylinders whose axis is this line (and of this radius, when given)."""
+    point, direction = np.array(line["point"]), np.array(line["direction"])
+    found = []
+    for index, face in enumerate(shape.Faces):
+        own = face.Surface
+        if own.TypeId != "Part::GeomCylinder" or not _parallel(np.array(own.Axis), direction):
+            continue
+        if radius is not None and abs(own.Radius - radius) > RADIUS_MM:
+            continue
+        offset = point - np.array(own.Center)
+        if np.linalg.norm(np.cross(offset, np.array(own.Axis))) < PLACE_MM:
+            found.append(index)
+    return found
+
+
 def aspect_faces(shape, aspect) -> tuple:
     """(face indices of the solid, why not measurable or None)."""
     faces = set()
@@ -100,10 +117,19 @@ def aspect_faces(shape, aspect) -> tuple:
             return [], f"no face of the solid is its {surface['type']}"
         faces.update(matched)
     for item in aspect["other"]:
-        if item["type"] != "EDGE_CURVE":
-            shape_of = "axis line" if "line" in item else "gauge circle"
+        if item["type"] == "EDGE_CURVE":
+            matched = _edge_faces(shape, item["points"])
+        elif "line" in item:
+            matched = _axis_faces(shape, item["line"])  # a hole's or a boss's axis
+        elif "circle" in item:
+            circle = item["circle"]  # a hole's or a boss's rim
+            line = {"point": circle["centre"], "direction": circle["axis"]}
+            matched = _axis_faces(shape, line, circle["radius"])
+        else:
+            matched = []
+        if not matched and item["type"] != "EDGE_CURVE":
+            shape_of = "line" if "line" in item else "gauge circle"
             return [], f"attached to a construction {shape_of}, not to faces of the solid"
-        matched = _edge_faces(shape, item["points"])
         if not matched:
             return [], "no edge of the solid has its end points"
         faces.update(matched)
@@ -137,8 +163,8 @@ def _close(dimension, value) -> bool:
 
 
 def _stated(case, faces_of, shape, item, aspects) -> bool:
-    if item["kind"] in KINDS:
-        kind, carriers, _ = KINDS[item["kind"]]
+    if item["kind"] in KINDS or len(aspects) != 2:
+        kind, carriers, _ = KINDS.get(item["kind"], ("angle", (), 1.0))
         needed = {
             f for f in aspects[0] if not carriers or shape.Faces[f].Surface.TypeId in carriers
         }
@@ -148,8 +174,9 @@ def _stated(case, faces_of, shape, item, aspects) -> bool:
                 bound |= faces_of[d.id]
         return bool(needed) and needed <= bound
     first, second = aspects
+    kind = "angle" if "angle" in item["kind"] else "length"  # angular or linear location
     return any(
-        d.kind == "length"
+        d.kind == kind
         and _close(d, item["value"])
         and faces_of[d.id] & first
         and faces_of[d.id] & second
