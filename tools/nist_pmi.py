@@ -10,10 +10,14 @@ SHAPE_ASPECT (a COMPOSITE_GROUP_SHAPE_ASPECT's members through SHAPE_ASPECT_RELA
 -> GEOMETRIC_ITEM_SPECIFIC_USAGE -> ADVANCED_FACE -> CYLINDRICAL_SURFACE -> its axis point.
 The nominal value is the SHAPE_DIMENSION_REPRESENTATION's 'nominal value' measure.
 
-    python3 tools/nist_pmi.py SOURCE.stp OUT.json --unit-mm 25.4
+    python3 tools/nist_pmi.py SOURCE.stp OUT.json [--all] [--unit-mm 25.4]
 
-(tests/data/nist/PROVENANCE.md names the source; the part files are inch designs, so
-values and points are multiplied by 25.4 to be in the millimetres OpenCASCADE reads.)
+--all writes every dimensional characteristic (diameters, radii, spherical sizes, linear
+distances, thicknesses) with the faces, edges, axis lines and gauge circles each is
+attached to (dimensions_of). Units are read from the file (the nominal value's unit and
+the geometric context's length unit, 25.4 for an inch); --unit-mm and --geometry-unit-mm
+override them (FTC-07 and FTC-08 state no geometric unit context that this reads:
+--geometry-unit-mm 25.4). tests/data/nist/PROVENANCE.md names the sources.
 """
 
 import argparse
