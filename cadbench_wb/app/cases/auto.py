@@ -183,10 +183,12 @@ def _place_of(shape, faces: list, near) -> dict | None:
     the faces are named by number). near: _FacesNear of the shape."""
     points = []
     for index in faces:
-        point = _inner_point(shape.Faces[index], index, near)
+        if index not in near.inner:  # a face is bound by several targets: found once
+            near.inner[index] = _inner_point(shape.Faces[index], index, near)
+        point = near.inner[index]
         if point is None:
             return None
-        points.append(point)
+        points.append(list(point))  # a copy: yaml writes a shared list as an alias
     return {"at": points}
 
 
@@ -218,6 +220,7 @@ class _FacesNear:
 
         self.shape, self.g, self.np = shape, geometry, np
         self.tolerance = standard.LINEAR_TOLERANCE_ABS_MM
+        self.inner = {}  # face index -> its inner point (_inner_point), once found
         boxes = [f.BoundBox for f in shape.Faces]
         self.low = np.array([(b.XMin, b.YMin, b.ZMin) for b in boxes]) - self.tolerance
         self.high = np.array([(b.XMax, b.YMax, b.ZMax) for b in boxes]) + self.tolerance
