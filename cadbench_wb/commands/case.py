@@ -77,16 +77,13 @@ def _new(args) -> int:
         raise UsageError(f"reference {args.reference}: no such file")
     checked_reference(args.reference)
     stem = os.path.splitext(os.path.basename(args.reference))[0]
-    path = auto.write_case(
+    path, data = auto.written_case(
         args.reference, args.out, args.id or stem, args.title or f"{stem} (automatic targets)"
     )
-    from cadbench_wb.case_model import cases  # noqa: PLC0415
-
-    case = cases.load_case(path)
-    auto_data = case.raw.get("auto", {})
+    auto_data = data["auto"]
     print(
-        f"{path}: {len(case.dimensions)} targets ({len(auto_data.get('leftOut', []))} left "
-        f"out), drawingSelfTest {auto_data.get('drawingSelfTest')}"
+        f"{path}: {len(data['dimensions'])} targets ({len(auto_data['leftOut'])} left "
+        f"out), drawingSelfTest {auto_data['drawingSelfTest']}"
     )
     return 0
 

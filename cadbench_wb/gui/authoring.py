@@ -17,7 +17,7 @@ import FreeCADGui
 from cadbench_wb import resources
 from cadbench_wb.case_model import cases
 from cadbench_wb.gui import authoring_model, detail_rows, job, panel_model, session
-from cadbench_wb.gui.qt import Qt, QtCore, QtGui, QtWidgets, right_dock, translate
+from cadbench_wb.gui.qt import Qt, QtCore, QtGui, QtWidgets, Signal, right_dock, translate
 
 DOCK_NAME = "CadBenchAuthoring"
 COLUMNS = ("Id", "Kind", "Value", "Tol", "Note", "Source", "On reference")
@@ -42,6 +42,7 @@ class AuthoringPanel(QtWidgets.QWidget):
         self._scratch = tempfile.mkdtemp(prefix="cadbench-authoring-")
         session.remove_when_freecad_quits(self._scratch)
         self._filling = False
+        self._auto_thread = None
         self._live_timer = QtCore.QTimer(self)
         self._live_timer.setSingleShot(True)
         self._live_timer.setInterval(LIVE_DELAY_MS)
@@ -86,9 +87,15 @@ class AuthoringPanel(QtWidgets.QWidget):
         self.from_case_button = QtWidgets.QPushButton(tr("Start from open case"))
         self.from_case_button.setToolTip(tr("Edit a copy of the open case's dimensions"))
         self.from_case_button.clicked.connect(self.start_from_case)
+        self.from_auto_button = QtWidgets.QPushButton(tr("Start from automatic targets"))
+        self.from_auto_button.setToolTip(
+            tr("The targets `cadbench case new` authors for the reference, each bound to its faces")
+        )
+        self.from_auto_button.clicked.connect(self.start_from_auto)
         row.addWidget(self.reference_label, 1)
         row.addWidget(use)
         row.addWidget(self.from_case_button)
+        row.addWidget(self.from_auto_button)
         return row
 
     def _form(self):
@@ -179,6 +186,38 @@ class AuthoringPanel(QtWidgets.QWidget):
         self._fill_form()
         self._show_reference()
         self._refill()
+
+    def start_from_auto(self) -> None:
+        """The reference's automatic case (made in a child process, kept as `score` keeps
+        it) as the draft, to remove, add and rebind its targets."""
+        reference = self.draft.reference_source
+        if not reference or not os.path.isfile(reference):
+            self.show_message(tr("Choose the reference first (Use selection)."), "error")
+            return
+        if self._auto_thread is not None:
+            return
+        self.from_auto_button.setEnabled(False)
+        self.show_message(tr("Authoring the automatic targets…"))
+        self._auto_thread = _AutoCaseThread(reference)
+        self._auto_thread.done.connect(self._auto_done)
+        self._auto_thread.start()
+
+    def _auto_done(self, info) -> None:
+        thread, self._auto_thread = self._auto_thread, None
+        if thread is not None:
+            thread.wait()
+            thread.deleteLater()
+        self.from_auto_button.setEnabled(True)
+        if "failure" in info:
+            failure = info["failure"]
+            self.show_message(f"{failure['reason']}: {failure['detail']}", "error")
+            return
+        draft = authoring_model.draft_from_auto_case(info["caseFile"], info["reference"])
+        self.draft = draft
+        self._fill_form()
+        self._show_reference()
+        self._refill()
+        self.show_message(tr("{} automatic targets.").format(len(draft.dimensions)))
 
     def use_selection(self, quiet: bool = False) -> None:
         from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
@@ -515,6 +554,27 @@ class AuthoringPanel(QtWidgets.QWidget):
             "warning": self.warning_label.text(),
             "message": self.message.text(),
         }
+
+
+class _AutoCaseThread(QtCore.QThread):
+    """auto_cases.auto_case of one reference off the GUI thread (`cadbench case new` runs in
+    its child): ``done(info)`` with its caseFile, or its failure."""
+
+    done = Signal(object)
+
+    def __init__(self, reference: str):
+        super().__init__()
+        self.reference = reference
+
+    def run(self) -> None:
+        from cadbench_wb.case_model import auto_cases  # noqa: PLC0415
+        from cadbench_wb.results import result as results  # noqa: PLC0415
+
+        try:
+            info = auto_cases.auto_case(self.reference, results.file_digest(self.reference))
+        except Exception as exc:  # the panel says why; the thread never dies silently
+            info = {"failure": {"reason": type(exc).__name__, "detail": str(exc)}}
+        self.done.emit(dict(info, reference=self.reference))
 
 
 def _techdraw_page():

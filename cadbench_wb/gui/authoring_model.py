@@ -204,6 +204,15 @@ def draft_from_case(case) -> CaseDraft:
     return draft
 
 
+def draft_from_auto_case(case_file: str, reference_source: str) -> CaseDraft:
+    """A draft that starts from a reference's automatic case (the case.yaml `cadbench case
+    new` wrote, auto_cases.auto_case's caseFile): its targets with their bindings, for the
+    author to remove, add and rebind, on the author's own reference file."""
+    draft = draft_from_case(cases.load_case(case_file))
+    draft.reference_source = reference_source
+    return draft
+
+
 def _clean(value: float):
     """Integers stay integers in the YAML (20, not 20.0); others keep 6 decimals."""
     value = round(float(value), 6)

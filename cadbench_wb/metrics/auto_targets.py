@@ -238,10 +238,11 @@ def feature_faces(feature, geometry) -> list[int]:
     return sorted(own | neighbours)
 
 
-def feature_targets(features: list, geometry) -> list[dict]:
+def feature_targets(features: list, geometry, areas=None) -> list[dict]:
     """Sizes of recognised features as targets {kind, value, faces, source}; equal
     features of one family (same type, kind, attributes, sizes, axis direction) are one
-    pattern callout over all their faces ('4X Ø12'), as a drafter writes it."""
+    pattern callout over all their faces ('4X Ø12'), as a drafter writes it. areas: the
+    faces' areas (a round that is more than half a ball is sized by its diameter)."""
     groups = {}
     for feature in features:
         params = FEATURE_PARAMS.get(feature.get("type"), ())
@@ -265,9 +266,15 @@ def feature_targets(features: list, geometry) -> list[dict]:
         ids = ", ".join(m["id"] for m in members)
         count = f"{len(members)}X " if len(members) > 1 else ""
         names = _param_names(ftype, kind, members[0])
+        ball = _ball(members[0], geometry, areas)
         for name, dimension_kind, value in values:
             if ftype == "chamfer" and name == "angle" and value >= 180:
                 continue
+            if ball and name == "radius":
+                # ASME Y14.5 and ISO 129: a sphere is sized SØ, a part of one (a ball
+                # corner, a blend) SR; more than half a ball is a sphere (NIST FTC-06's
+                # domes: SØ1.25 in its PMI).
+                name, dimension_kind, value = "spherical diameter", "diameter", 2 * value
             label = f"{count}{ftype} {kind} {names.get(name, name)}".replace("  ", " ")
             to_neighbours = name in TO_NEIGHBOURS or (ftype == "step" and name == "width")
             found.append(
@@ -283,6 +290,23 @@ def feature_targets(features: list, geometry) -> list[dict]:
     return found
 
 
+def _ball(feature: dict, geometry, areas) -> bool:
+    """Whether a round feature is more than half of one ball: its faces are spheres of one
+    centre and radius whose areas add up to more than a hemisphere's."""
+    own = [int(n[4:]) - 1 for n in feature.get("faces", []) if n[4:].isdigit()]
+    if areas is None or not own or any(geometry.face_type[f] != "sphere" for f in own):
+        return False
+    radius = float(geometry.face_size[own[0]])
+    centre = geometry.face_point[own[0]]
+    if any(
+        abs(float(geometry.face_size[f]) - radius) > RADIUS_REL * max(1.0, radius)
+        or np.linalg.norm(geometry.face_point[f] - centre) > LEVEL_MM
+        for f in own
+    ):
+        return False
+    return sum(areas[f] for f in own) > 2 * np.pi * radius**2
+
+
 def _param_names(ftype: str, kind: str, feature: dict) -> dict:
     """A drafter's words for a param: a hexagonal boss (six walls and a top) has its
     width across flats and its length across corners."""
@@ -291,22 +315,42 @@ def _param_names(ftype: str, kind: str, feature: dict) -> dict:
     return {}
 
 
-def covered(target: dict, chosen: list) -> bool:
-    """Whether a chosen target already states this one: same kind, value within the
-    default tolerance, and faces in common with the feature's own (not the planes it
-    opens in: a slot's width is not the plate's thickness)."""
+def covered(target: dict, chosen: list, geometry=None) -> bool:
+    """Whether chosen targets already state this one: same kind, value within the default
+    tolerance, on the faces that carry it. A round size (radius, diameter) is stated where
+    the chosen targets of that value are bound to every face of the feature that has that
+    size (a drawing's R3.17 seen on two corners of a pocket does not state the other two);
+    another kind, or without geometry, where they share faces with the feature's own (not
+    the planes it opens in: a slot's width is not the plate's thickness)."""
     tolerance = max(
         standard.LINEAR_TOLERANCE_ABS_MM, standard.LINEAR_TOLERANCE_REL * abs(target["value"])
     )
     if target["kind"] == "angle":
         tolerance = standard.ANGULAR_TOLERANCE_DEG
     faces = set(target.get("own") or target["faces"])
-    return any(
-        c["kind"] == target["kind"]
-        and abs(c["value"] - target["value"]) <= tolerance
-        and faces & set(c["faces"])
+    same = [
+        c
         for c in chosen
-    )
+        if c["kind"] == target["kind"] and abs(c["value"] - target["value"]) <= tolerance
+    ]
+    carriers = _carriers(target, faces, geometry) if geometry is not None else set()
+    if carriers:
+        return carriers <= {f for c in same for f in c["faces"]}
+    return any(faces & set(c["faces"]) for c in same)
+
+
+def _carriers(target: dict, faces: set, geometry) -> set:
+    """The faces among these whose own radius is the target's round size."""
+    if target["kind"] not in ("radius", "diameter"):
+        return set()
+    radius = target["value"] / (2 if target["kind"] == "diameter" else 1)
+    slack = RADIUS_REL * max(1.0, radius)
+    return {
+        f
+        for f in faces
+        if geometry.face_type[f] in ("cylinder", "sphere", "torus")
+        and abs(float(geometry.face_size[f]) - radius) <= slack
+    }
 
 
 # The planner's roles a crowded sheet may leave out (the layout drops them first too):

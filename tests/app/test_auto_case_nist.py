@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Automatic targets against NIST's own semantic PMI: FTC-09 (tests/data/nist,
+"""Automatic targets against NIST's own semantic PMI: FTC-09 and FTC-06 (tests/data/nist,
 PROVENANCE.md). Each diameter callout of the AP242 file is bound by NIST to the holes that
 carry it (nist_ftc_09_pmi_diameters.json); the automatic case, made from the geometry alone,
 must state that diameter on those very faces. Then a moved perfect copy scores 1.0 against
@@ -7,10 +7,15 @@ its automatic case (drawingMatch: its ceiling), and one hole of a pattern enlarg
 exactly that member."""
 
 import json
+import os
 
 import pytest
 from conftest import run_cli
-from test_located_nist_pmi import PART, PMI, _faces_of
+from test_located_nist_pmi import NIST, PART, PMI, _faces_of
+
+# FTC-06 with its semantic PMI, every kind of dimension (tests/data/nist/PROVENANCE.md).
+FTC06 = os.path.join(NIST, "nist_ftc_06_asme1_ap242-e1.stp")
+FTC06_PMI = os.path.join(NIST, "nist_ftc_06_pmi_dimensions.json")
 
 # The issue's bar: at least 80 % of the PMI dimensions measurable on the solid.
 SHARE = 0.8
@@ -109,3 +114,39 @@ def test_a_moved_perfect_copy_scores_one_and_an_enlarged_hole_costs_its_member(
     changed = [r for r in others if r["found"] != r["total"]]
     # The enlarged hole's own position targets stay (its axis has not moved).
     assert all(r["found"] == r["total"] for r in others), changed
+
+
+@pytest.mark.slow
+def test_ftc06_auto_targets_state_the_pmi_dimensions_measurable_on_the_solid(fc, tmp_path):
+    """Every kind of PMI dimension of FTC-06 (sizes, radii, spheres, linear distances),
+    stated by value on the faces NIST attaches it to (pmi_coverage.py)."""
+    import Part
+    import pmi_coverage
+
+    from cadbench_wb.app.cases import auto
+    from cadbench_wb.app.dimensions import location
+    from cadbench_wb.case_model import cases
+
+    patch = pytest.MonkeyPatch()
+    patch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # never the user's caches
+    try:
+        path = auto.write_case(FTC06, str(tmp_path / "case"), "ftc06", "FTC-06")
+    finally:
+        patch.undo()
+    case = cases.load_case(path)
+    shape = Part.read(FTC06).Solids[0]
+    with open(FTC06_PMI, encoding="utf-8") as handle:
+        pmi = json.load(handle)["dimensions"]
+    rows = pmi_coverage.coverage(case, shape, pmi, location.bindings_of(case, shape))
+    assert len(rows) == 24
+    # NIST attaches four to construction geometry alone, each a value the solid's faces do
+    # not carry: the two tapered holes' Ø1.000 on a gauge circle of the cone, the two
+    # dovetails' 1.106 between gauge lines on their flanks.
+    apart = {r["entity"]: r["value"] for r in rows if not r["measurable"]}
+    assert apart == {16817: 25.4, 16824: 25.4, 16851: 28.0924, 16858: 28.0924}
+    measurable = [r for r in rows if r["measurable"]]
+    stated = [r for r in measurable if r["stated"]]
+    assert len(stated) >= SHARE * len(measurable), [r for r in measurable if not r["stated"]]
+    # The R.125 round of the pocket's corners and the domes' SØ1.25 (a drawing's R3.17
+    # names only some of the corners; a dome is more than half a ball).
+    assert {16649, 16415} <= {r["entity"] for r in stated}

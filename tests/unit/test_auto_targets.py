@@ -70,3 +70,42 @@ def test_the_summary_names_a_wrong_member_and_a_missing_one():
     assert head == "targets not met at their place:"
     assert "Ø9 instead of Ø10" in line and "Ø10 not found at its place (1 missing)" in line
     assert "2 of 2 members" in line
+
+
+def _corners_geometry():
+    """A pocket's four R3 corners (cylinders 0-3 along z), its floor (plane 4), and two
+    halves of one R5 ball (spheres 5 and 6, centre (0, 0, 20))."""
+    faces = [("cylinder", (x, y, 0), (0, 0, 1), 3.0, 0, False, 2.0) for x, y in
+             ((0, 0), (40, 0), (40, 20), (0, 20))]  # fmt: skip
+    faces += [("plane", (20, 10, -2), (0, 0, 1), 0, 0, False)]
+    faces += [("sphere", (0, 0, 20), (0, 0, 0), 5.0, 0, False)] * 2
+    return Geometry.from_rows(faces, [], [], np.zeros((0, 3)), 60.0)
+
+
+def test_a_round_is_stated_only_where_a_chosen_target_binds_every_face_of_that_size():
+    geometry = _corners_geometry()
+    fillets = {"kind": "radius", "value": 3.0, "faces": [0, 1, 2, 3, 4], "own": [0, 1, 2, 3, 4]}
+    two_corners = [{"kind": "radius", "value": 3.0, "faces": [0, 1]}]
+    # The drawing's R3 names two corners: the other two are not stated (pocket's floor,
+    # no radius of its own, needs no target).
+    assert not auto_targets.covered(fillets, two_corners, geometry)
+    all_corners = two_corners + [{"kind": "radius", "value": 3.0, "faces": [2, 3]}]
+    assert auto_targets.covered(fillets, all_corners, geometry)
+    assert not auto_targets.covered(fillets, [dict(two_corners[0], value=3.5)], geometry)
+    # A length keeps the shared-face rule: a slot's width on one of its walls.
+    width = {"kind": "length", "value": 40.0, "faces": [0, 1], "own": [0, 1]}
+    assert auto_targets.covered(width, [{"kind": "length", "value": 40.0, "faces": [1]}], geometry)
+
+
+def test_more_than_half_a_ball_is_sized_by_its_diameter_less_by_its_radius():
+    geometry = _corners_geometry()
+    ball = {"type": "fillet", "kind": "convex", "params": {"radius": 5.0},
+            "faces": ["Face6", "Face7"], "axis": None}  # fmt: skip
+    hemisphere = 2 * np.pi * 5.0**2
+    areas = [1.0] * 5 + [0.3 * hemisphere, 0.8 * hemisphere]  # 1.1 hemispheres
+    (target,) = auto_targets.feature_targets([dict(ball, id="F1")], geometry, areas)
+    assert (target["kind"], target["value"]) == ("diameter", 10.0)
+    assert "spherical diameter" in target["source"]
+    areas = [1.0] * 5 + [0.3 * hemisphere, 0.6 * hemisphere]  # 0.9 of a hemisphere
+    (target,) = auto_targets.feature_targets([dict(ball, id="F1")], geometry, areas)
+    assert (target["kind"], target["value"]) == ("radius", 5.0)

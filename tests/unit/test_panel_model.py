@@ -481,3 +481,30 @@ def test_the_delivery_row_names_the_file_not_its_folders():
         "failure": {"reason": "empty_file", "detail": "/home/u/work/run1/empty.step: 0 bytes"},
     }
     assert panel_model.delivery_text(result) == "NOT DELIVERED: empty_file - empty.step: 0 bytes"
+
+
+def test_a_draft_from_the_automatic_case_keeps_its_bindings_on_the_authors_reference(tmp_path):
+    folder = tmp_path / "auto"
+    folder.mkdir()
+    (folder / "plate.step").write_text("not read here")
+    bound = {"at": [[0.0, 5.0, 2.5], [40.0, 5.0, 2.5]]}
+    data = {
+        "id": "plate",
+        "title": "plate (automatic targets)",
+        "reference": "plate.step",
+        "auto": {"generator": "cadbench case new"},
+        "dimensions": [
+            {"id": "D1", "kind": "length", "value": 40.0, "source": "drawing Front: 40",
+             "geometry": bound},
+            {"id": "D2", "kind": "diameter", "value": 6.0, "geometry": {"faces": ["Face7"]}},
+        ],
+    }  # fmt: skip
+    (folder / "case.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    draft = authoring_model.draft_from_auto_case(str(folder / "case.yaml"), "/parts/plate.step")
+    assert draft.reference_source == "/parts/plate.step"
+    assert [(d.id, d.kind, d.value) for d in draft.dimensions] == [
+        ("D1", "length", 40.0),
+        ("D2", "diameter", 6.0),
+    ]
+    assert draft.dimensions[0].geometry["at"] == bound["at"]
+    assert draft.dimensions[1].geometry == {"faces": [6]}

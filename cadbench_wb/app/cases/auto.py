@@ -12,6 +12,7 @@ measure where it is bound is left out, with its reason, under ``auto.leftOut``. 
 here is the designer's intent or GD&T: it is what a drawing of the solid states.
 """
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -41,10 +42,7 @@ class NotDimensionable(CadbenchError):
 
 def authored(reference_path: str, case_id: str, title: str, stage=lambda name: None) -> dict:
     """The case.yaml data of an automatic case for this reference (plain, ordered)."""
-    from cadbench_wb.app.dimensions.measured_geometry import geometry_of  # noqa: PLC0415
-    from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of  # noqa: PLC0415
     from cadbench_wb.app.model import loading  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
 
     stage("reference")
     model = loading.load_model(reference_path, "reference")
@@ -53,11 +51,22 @@ def authored(reference_path: str, case_id: str, title: str, stage=lambda name: N
             f"{os.path.basename(reference_path)}: a triangle mesh: no planes, holes or "
             "rounds a drafter dimensions (score it with --no-auto-targets)"
         )
+    stage("drawing")
+    # One projection of the reference's views for the planner's drawing and the self-test
+    # drawings (NIST CTC-02, 635 faces: three projections took 55 of 62 CPU-s).
+    with _drawing_session(model.shape) as session:
+        return _authored(model, reference_path, case_id, title, stage, session)
+
+
+def _authored(model, reference_path: str, case_id: str, title: str, stage, session) -> dict:
+    from cadbench_wb.app.dimensions.measured_geometry import geometry_of  # noqa: PLC0415
+    from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of  # noqa: PLC0415
+    from cadbench_wb.results import result as results  # noqa: PLC0415
+
     shape = model.shape
     diagonal = diagonal_of(shape)
     geometry = geometry_of(shape, diagonal, with_edge_faces=True)
-    stage("drawing")
-    planned = _planned(shape)
+    planned = _planned(session)
     binder = auto_targets.Binder(geometry_of(planned["shape"], diagonal))
     chosen, left_out = [], []
     for entry in planned["dimensions"]:
@@ -70,8 +79,9 @@ def authored(reference_path: str, case_id: str, title: str, stage=lambda name: N
             chosen.append(target)
     stage("features")
     features = _features(model)
-    for target in auto_targets.feature_targets(features["features"], geometry):
-        if not auto_targets.covered(target, chosen):
+    areas = [face.Area for face in shape.Faces]
+    for target in auto_targets.feature_targets(features["features"], geometry, areas):
+        if not auto_targets.covered(target, chosen, geometry):
             chosen.append(target)
     stage("dimensions")
     default = spectrum_of(shape, "default", diagonal)
@@ -83,7 +93,7 @@ def authored(reference_path: str, case_id: str, title: str, stage=lambda name: N
         target["place"] = _place_of(shape, target["faces"], near)
     stage("drawingSelfTest")
     digest = results.file_digest(reference_path)
-    entries, self_test = _displayed(model, kept, default, left_out, digest)
+    entries, self_test = _displayed(model, kept, default, left_out, digest, session)
     case = _case_of(model, entries)
     return {
         "id": case_id,
@@ -138,7 +148,7 @@ def _case_of(model, entries) -> Case:
     )
 
 
-def _displayed(model, targets, default, left_out, digest) -> tuple:
+def _displayed(model, targets, default, left_out, digest, session) -> tuple:
     """(entries, drawingSelfTest): the targets, and the share the reference's own drawing
     displays when drawn with them first (the drawing scoring makes, kept in its cache).
     A position or spacing the sheet has no room for is not one a drafter put on this
@@ -146,7 +156,7 @@ def _displayed(model, targets, default, left_out, digest) -> tuple:
     own size stays a target, shown or not (dropping those dropped every hole callout of
     NIST FTC-07): drawingSelfTest, the ceiling of drawingMatch, is then below 1."""
     entries = _entries(targets, default)
-    self_test, shown, _ = _drawing_self_test(model, _case_of(model, entries), digest)
+    self_test, shown, _ = _drawing_self_test(model, _case_of(model, entries), digest, session)
     if self_test is None or self_test >= 1.0:
         return entries, self_test
     kept = []
@@ -158,7 +168,7 @@ def _displayed(model, targets, default, left_out, digest) -> tuple:
     if len(kept) == len(targets):
         return entries, self_test
     entries = _entries(kept, default)
-    self_test, _, _ = _drawing_self_test(model, _case_of(model, entries), digest)
+    self_test, _, _ = _drawing_self_test(model, _case_of(model, entries), digest, session)
     return entries, self_test
 
 
@@ -173,10 +183,12 @@ def _place_of(shape, faces: list, near) -> dict | None:
     the faces are named by number). near: _FacesNear of the shape."""
     points = []
     for index in faces:
-        point = _inner_point(shape.Faces[index], index, near)
+        if index not in near.inner:  # a face is bound by several targets: found once
+            near.inner[index] = _inner_point(shape.Faces[index], index, near)
+        point = near.inner[index]
         if point is None:
             return None
-        points.append(point)
+        points.append(list(point))  # a copy: yaml writes a shared list as an alias
     return {"at": points}
 
 
@@ -208,6 +220,7 @@ class _FacesNear:
 
         self.shape, self.g, self.np = shape, geometry, np
         self.tolerance = standard.LINEAR_TOLERANCE_ABS_MM
+        self.inner = {}  # face index -> its inner point (_inner_point), once found
         boxes = [f.BoundBox for f in shape.Faces]
         self.low = np.array([(b.XMin, b.YMin, b.ZMin) for b in boxes]) - self.tolerance
         self.high = np.array([(b.XMax, b.YMax, b.ZMax) for b in boxes]) + self.tolerance
@@ -218,17 +231,18 @@ class _FacesNear:
         np, g = self.np, self.g
         p = np.asarray(point, float)
         rows = np.flatnonzero(np.all((p >= self.low) & (p <= self.high), axis=1))
+        offsets = p - g.face_point[rows]
+        axes = g.face_dir[rows]
+        along = np.einsum("ij,ij->i", offsets, axes)
+        kinds = [g.face_type[r] for r in rows.tolist()]
+        planes = np.array([k == "plane" for k in kinds], bool)
+        cylinders = np.array([k == "cylinder" for k in kinds], bool)
+        radial = np.linalg.norm(offsets - axes * along[:, None], axis=1)
+        far = (planes & (np.abs(along) > self.tolerance)) | (
+            cylinders & (np.abs(radial - g.face_size[rows]) > self.tolerance)
+        )
         vertex, found = None, []
-        for index in rows.tolist():
-            offset = p - g.face_point[index]
-            kind = g.face_type[index]
-            if kind == "plane" and abs(float(offset @ g.face_dir[index])) > self.tolerance:
-                continue
-            if kind == "cylinder":
-                axis = g.face_dir[index]
-                radial = np.linalg.norm(offset - axis * float(offset @ axis))
-                if abs(radial - g.face_size[index]) > self.tolerance:
-                    continue
+        for index in rows[~far].tolist():
             if vertex is None:
                 import FreeCAD  # noqa: PLC0415
 
@@ -238,20 +252,31 @@ class _FacesNear:
         return found
 
 
-def _planned(shape) -> dict:
-    """The planner's dimensions of the reference's drawing (drawn in a scratch folder)."""
+@contextlib.contextmanager
+def _drawing_session(shape):
+    """techdraw.drawing_session of the reference; TechDraw's failure to project it is the
+    reason it cannot be dimensioned."""
     from cadbench_wb.app.drawing import techdraw  # noqa: PLC0415
 
+    with contextlib.ExitStack() as stack:
+        try:
+            session = stack.enter_context(techdraw.drawing_session(shape, title="reference"))
+        except CadbenchError:
+            raise
+        except Exception as exc:  # TechDraw and OCC raise anything; the reason is named
+            raise NotDimensionable(f"TechDraw could not draw the reference: {exc}") from None
+        yield session
+
+
+def _planned(session) -> dict:
+    """The planner's dimensions of the reference's drawing (planned only, not written)."""
     planned = {}
-    scratch = tempfile.mkdtemp(prefix="cadbench-auto-")
     try:
-        techdraw.make_drawing(shape, scratch, title="reference", planned=planned)
+        session.draw(None, planned=planned)
     except CadbenchError:
         raise
     except Exception as exc:  # TechDraw and OCC raise anything; the reason is named
         raise NotDimensionable(f"TechDraw could not draw the reference: {exc}") from None
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
     if "dimensions" not in planned:
         raise NotDimensionable("the drawing planned no dimension")
     return planned
@@ -316,7 +341,7 @@ def _left(target: dict, why: str) -> dict:
     }
 
 
-def _drawing_self_test(model, case, digest: str) -> tuple:
+def _drawing_self_test(model, case, digest: str, session=None) -> tuple:
     """(drawingSelfTest, ids of the targets displayed, every dimension the sheet prints):
     the share of the targets the
     reference's own drawing displays, drawn as scoring draws it (and kept in the same
@@ -328,7 +353,7 @@ def _drawing_self_test(model, case, digest: str) -> tuple:
     folder = tempfile.mkdtemp(prefix="cadbench-auto-drawing-")
     try:
         drawn = drawing_stage._reference_drawing(
-            model, case, {}, {"reference": {"sha256": digest}}, folder
+            model, case, {}, {"reference": {"sha256": digest}}, folder, session
         )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -359,6 +384,11 @@ def case_text(data: dict) -> str:
 
 def write_case(reference_path: str, folder: str, case_id: str, title: str) -> str:
     """Write FOLDER/case.yaml and a copy of the reference; returns case.yaml's path."""
+    return written_case(reference_path, folder, case_id, title)[0]
+
+
+def written_case(reference_path: str, folder: str, case_id: str, title: str) -> tuple:
+    """write_case's (path, case.yaml data)."""
     data = authored(reference_path, case_id, title)
     os.makedirs(folder, exist_ok=True)
     copy = os.path.join(folder, os.path.basename(reference_path))
@@ -369,4 +399,4 @@ def write_case(reference_path: str, folder: str, case_id: str, title: str) -> st
     with open(partial, "w", encoding="utf-8") as handle:
         handle.write(case_text(data))
     os.replace(partial, path)
-    return path
+    return path, data

@@ -130,14 +130,18 @@ def _both_drawings(context, case, folder: str) -> tuple:
     return candidate, reference
 
 
-def _drawn(shape, folder: str, case, title: str) -> dict:
+def _drawn(shape, folder: str, case, title: str, session=None) -> dict:
     """Make and read back one drawing; a failure is reported, never raised: the other
-    metrics stand whatever TechDraw does with an odd shape."""
+    metrics stand whatever TechDraw does with an odd shape. session: a
+    techdraw.drawing_session of this shape, which draws it without projecting again."""
     from cadbench_wb.app.drawing import techdraw as drawing  # noqa: PLC0415
     from cadbench_wb.drafting import readback as drawing_readback  # noqa: PLC0415
 
     try:
-        made = drawing.make_drawing(shape, folder, case=case, title=title)
+        if session is not None:
+            made = session.draw(folder, case)
+        else:
+            made = drawing.make_drawing(shape, folder, case=case, title=title)
         read = drawing_readback.read_back(folder, made)
     except Exception as exc:  # TechDraw and OCC raise anything; the reason is reported
         return {"failure": f"{type(exc).__name__}: {exc}", "match": None}
@@ -145,10 +149,12 @@ def _drawn(shape, folder: str, case, title: str) -> dict:
     return {"failure": None, "made": made, "read": read, "match": match}
 
 
-def _reference_drawing(reference, case, options: dict, result: dict, folder: str) -> dict:
+def _reference_drawing(
+    reference, case, options: dict, result: dict, folder: str, session=None
+) -> dict:
     """The reference's drawing, from the cache when this reference, these targets and
     this drawing chain were drawn before (its files are copied in, so the result is the
-    same whether or not it came from the cache)."""
+    same whether or not it came from the cache). session: see _drawn (title reference)."""
     folder = os.path.join(folder, "reference")
     cache_dir = reference_cache_dir(reference, case, options, result)
     record = os.path.join(cache_dir, "drawing.json")
@@ -161,7 +167,7 @@ def _reference_drawing(reference, case, options: dict, result: dict, folder: str
             return cached
         except (OSError, ValueError):
             pass  # a damaged entry is drawn again
-    drawn = _drawn(reference.shape, folder, case, "reference")
+    drawn = _drawn(reference.shape, folder, case, "reference", session)
     if drawn["failure"] is None:
         _store(folder, cache_dir, drawn)
     return drawn

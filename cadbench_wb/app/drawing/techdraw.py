@@ -64,18 +64,26 @@ def make_drawing(
     before the sheet left any out, with its view's 3D frame (planned_entry), and under
     "shape" the copy as drawn (posed: turned, the faces numbered as the model's).
     """
+    with drawing_session(shape, projection, title) as session:
+        return session.draw(out_dir, case, planned)
+
+
+@contextlib.contextmanager
+def drawing_session(shape, projection: str = "first", title: str = ""):
+    """A Session: one shape's views projected once (hidden-line removal, the costly step)
+    and drawn with as many cases as asked, each drawing the same as make_drawing's."""
     if projection not in PROJECTIONS:
         raise DrawingFailed(f"unknown projection {projection!r} (first or third)")
     freecad = import_freecad()
     import TechDraw  # noqa: F401, PLC0415 - registers the TechDraw document objects
 
-    os.makedirs(out_dir, exist_ok=True)
-    with _progress_silenced(), faces_not_sought(freecad):
-        doc = freecad.newDocument(_document_name(freecad))
-        try:
-            return _draw(freecad, doc, shape, out_dir, case, projection, title, planned)
-        finally:
-            freecad.closeDocument(doc.Name)
+    doc = freecad.newDocument(_document_name(freecad))
+    try:
+        with _progress_silenced(), faces_not_sought(freecad):
+            session = Session(freecad, doc, shape, projection, title)
+        yield session
+    finally:
+        freecad.closeDocument(doc.Name)
 
 
 @contextlib.contextmanager
@@ -117,114 +125,190 @@ def _document_name(freecad) -> str:
     return f"cadbench_drawing{index}"
 
 
-def _draw(freecad, doc, shape, out_dir, case, projection, title, planned=None) -> dict:
-    import TechDraw  # noqa: PLC0415 - FreeCAD-only
+class Session:
+    """The page of one shape with its views and sections projected: draw() plans, places
+    and exports the dimensions of one case; the next draw() starts from the same views
+    (its dimensions and cosmetic lines removed, the projection's scale set back), so each
+    drawing is the one a fresh make_drawing would make, without projecting again."""
 
-    shape, squared, turned = drawing_pose.posed(shape)
-    if planned is not None:
-        planned["shape"] = shape  # the views' frames are the posed copy's
-    model = doc.addObject("Part::Feature", "Model")
-    model.Shape = shape
-    model.Label = title or "Model"
-    page = doc.addObject("TechDraw::DrawPage", "Page")
-    template = doc.addObject("TechDraw::DrawSVGTemplate", "Template")
-    template_path = template_file(freecad)
-    sheets = drawing_sheets.sheet_templates(freecad, template_path, sheet_areas)
-    areas = {name: (frame, block) for name, (_path, frame, block) in sheets.items()}
-    names, coarse = drawing_pose.views_to_draw(shape)
-    sizes = drawing_pose.view_sizes(shape, names)
-    sheet, guess = drawing_layout.estimated_sheet(sizes, areas, projection)
-    template.Template = sheets[sheet][0]
-    page.Template = template
-    group, items = _views(doc, page, model, projection, guess, names, coarse)
-    targets = case.dimensions if case else None
-    # TechDraw centres a view on the middle of the part's box seen along its direction:
-    # one point for every axis-parallel view, read off the front and top views' vertices
-    # (TechDraw.findCentroid takes seconds on a 270-face part: the box of a moved copy).
-    # View vertices read once for the origin and the first plan (until a recompute).
-    seen: dict = {}
-    origin = view_origin(items["Front"], items["Top"], shape, seen)
-    if origin is None:
-        origin = TechDraw.findCentroid(shape, items["Front"].Direction)
-    origins = {name: origin for name in items}
-    for name, (section, center) in _sections(doc, page, model, items, shape, guess, coarse).items():
-        items[name], origins[name] = section, center
-    if not coarse:
-        seen.clear()  # sections may have been made and the page recomputed meanwhile
-    cylinders = _cylinders(shape)
-    scales = drawing_layout.SCALES
-    # One step below the estimate is as small as a drawing goes to keep every default
-    # dimension; below that, defaults are left out first.
-    floor = scales[min(scales.index(guess) + 1, len(scales) - 1)]
-    # Hidden-line removal (the costly step) runs at the view's scale, and may split or
-    # merge edges and vertices differently at another one (tori, B-splines): plan on the
-    # geometry of the guessed scale, on a larger sheet before at a smaller scale; if the
-    # layout takes another scale, plan again on the geometry there.
-    scales = tuple(s for s in scales if s <= guess)
-    for _attempt in range(len(scales)):
-        views = [
-            view_geometry(name, items[name], shape, name in coarse, origins[name], cylinders, seen)
-            for name in items
-        ]
-        seen.clear()  # the recompute below may run hidden-line removal again
-        candidates = drawing_candidates.candidates_of([v for v in views if v.name != ISO])
-        chosen = drawing_plan.chosen_dimensions(candidates, targets)
-        sheet, plan = drawing_layout.sheet_layout(
-            views, chosen, areas, sheet, projection, scales, floor
-        )
-        settled = abs(group.Scale - plan.scale) < 1e-12
-        _place_views(group, items, plan)
+    def __init__(self, freecad, doc, shape, projection, title):
+        import TechDraw  # noqa: PLC0415 - FreeCAD-only
+
+        self.doc, self.projection, self.title = doc, projection, title
+        shape, self.squared, self.turned = drawing_pose.posed(shape)
+        self.shape = shape
+        model = doc.addObject("Part::Feature", "Model")
+        model.Shape = shape
+        model.Label = title or "Model"
+        self.page = page = doc.addObject("TechDraw::DrawPage", "Page")
+        self.template = template = doc.addObject("TechDraw::DrawSVGTemplate", "Template")
+        template_path = template_file(freecad)
+        self.sheets = sheets = drawing_sheets.sheet_templates(freecad, template_path, sheet_areas)
+        self.areas = {name: (frame, block) for name, (_path, frame, block) in sheets.items()}
+        names, self.coarse = drawing_pose.views_to_draw(shape)
+        sizes = drawing_pose.view_sizes(shape, names)
+        self.sheet, self.guess = drawing_layout.estimated_sheet(sizes, self.areas, projection)
+        template.Template = sheets[self.sheet][0]
+        page.Template = template
+        self.group, items = _views(doc, page, model, projection, self.guess, names, self.coarse)
+        # TechDraw centres a view on the middle of the part's box seen along its direction:
+        # one point for every axis-parallel view, read off the front and top views'
+        # vertices (TechDraw.findCentroid takes seconds on a 270-face part: the box of a
+        # moved copy). View vertices read once for the origin and the first plan (until a
+        # recompute).
+        self.seen: dict = {}
+        origin = view_origin(items["Front"], items["Top"], shape, self.seen)
+        if origin is None:
+            origin = TechDraw.findCentroid(shape, items["Front"].Direction)
+        self.origins = {name: origin for name in items}
+        sections = _sections(doc, page, model, items, shape, self.guess, self.coarse)
+        for name, (section, center) in sections.items():
+            items[name], self.origins[name] = section, center
+        if not self.coarse:
+            self.seen.clear()  # sections may have been made and the page recomputed meanwhile
+        self.items = items
+        self.cylinders = _cylinders(shape)
+        # Each view's scale and place as projected, which the next drawing starts from.
+        self.start = {name: (item.Scale, item.X, item.Y) for name, item in items.items()}
+        self.start_group = (self.group.Scale, self.group.X, self.group.Y)
+        self.drawn = 0
+        self.projected = None  # (views' geometry, plan candidates) as projected
+
+    def draw(self, out_dir, case=None, planned=None) -> dict:
+        """make_drawing's drawing of this shape with this case's targets first; out_dir None
+        plans only (planned receives the dimensions; nothing is written)."""
+        freecad = import_freecad()
+        if out_dir is not None:
+            os.makedirs(out_dir, exist_ok=True)
+        with _progress_silenced(), faces_not_sought(freecad):
+            if self.drawn:
+                self._reset()
+            self.drawn += 1
+            return self._draw(out_dir, case, planned)
+
+    def _reset(self) -> None:
+        """Back to the page as projected: the last drawing's dimensions and cosmetic lines
+        removed, the estimated sheet, the scales and places it was projected at (a scale
+        the layout changed is projected again, as a fresh drawing would project it)."""
+        doc, page = self.doc, self.page
+        for obj in list(doc.Objects):
+            if obj.TypeId == "TechDraw::DrawViewDimension":
+                page.removeView(obj)
+                doc.removeObject(obj.Name)
+        rescaled = False
+        for name, item in self.items.items():
+            if item.CosmeticEdges:
+                item.clearCosmeticEdges()
+            scale, x, y = self.start[name]
+            if name == ISO or name in drawing_section.SECTIONS:
+                if abs(item.Scale - scale) > 1e-12:
+                    item.Scale, rescaled = scale, True
+            item.X, item.Y = x, y
+        scale, x, y = self.start_group
+        if abs(self.group.Scale - scale) > 1e-12:
+            self.group.Scale, rescaled = scale, True
+        self.group.X, self.group.Y = x, y
+        if self.template.Template != self.sheets[self.sheet][0]:
+            self.template.Template = self.sheets[self.sheet][0]
+        doc.recompute()
+        if rescaled:
+            kernel_compat.finished_views(self.items.values())
+        self.seen.clear()
+
+    def _draw(self, out_dir, case, planned) -> dict:
+        import TechDraw  # noqa: PLC0415 - FreeCAD-only
+
+        doc, page, template, group = self.doc, self.page, self.template, self.group
+        shape, items, origins, sheets = self.shape, self.items, self.origins, self.sheets
+        sheet, seen, cylinders = self.sheet, self.seen, self.cylinders
+        projection, title, guess = self.projection, self.title, self.guess
+        coarse, areas = self.coarse, self.areas
+        if planned is not None:
+            planned["shape"] = shape  # the views' frames are the posed copy's
+        targets = case.dimensions if case else None
+        scales = drawing_layout.SCALES
+        # One step below the estimate is as small as a drawing goes to keep every default
+        # dimension; below that, defaults are left out first.
+        floor = scales[min(scales.index(guess) + 1, len(scales) - 1)]
+        # Hidden-line removal (the costly step) runs at the view's scale, and may split or
+        # merge edges and vertices differently at another one (tori, B-splines): plan on
+        # the geometry of the guessed scale, on a larger sheet before at a smaller scale;
+        # if the layout takes another scale, plan again on the geometry there.
+        scales = tuple(s for s in scales if s <= guess)
+        for attempt in range(len(scales)):
+            if attempt == 0 and self.projected is not None:
+                # The views as projected (every drawing starts there): read once.
+                views, candidates = self.projected
+            else:
+                views = [
+                    view_geometry(
+                        name, items[name], shape, name in coarse, origins[name], cylinders, seen
+                    )
+                    for name in items
+                ]
+                candidates = drawing_candidates.candidates_of([v for v in views if v.name != ISO])
+                if attempt == 0:
+                    self.projected = (views, candidates)
+            seen.clear()  # the recompute below may run hidden-line removal again
+            chosen = drawing_plan.chosen_dimensions(candidates, targets)
+            sheet, plan = drawing_layout.sheet_layout(
+                views, chosen, areas, sheet, projection, scales, floor
+            )
+            settled = abs(group.Scale - plan.scale) < 1e-12
+            _place_views(group, items, plan)
+            doc.recompute()
+            kernel_compat.finished_views(items.values())
+            if settled or not plan.fits:
+                break
+            scales = tuple(s for s in scales if s <= plan.scale)
+        by_name = {v.name: v for v in views}
+        if planned is not None:
+            # The plan on the geometry of the scale the sheet settled on (the one drawn).
+            planned["dimensions"] = [planned_entry(c, by_name[c.view]) for c in chosen]
+        if out_dir is None:
+            return {"scaleValue": plan.scale, "fitsSheet": plan.fits, "sheet": sheet}
+        drawn, dropped = _add_dimensions(doc, page, items, by_name, plan)
+        dropped += [_dropped_entry(c, reason) for c, reason in plan.dropped]
+        if template.Template != sheets[sheet][0]:
+            template.Template = sheets[sheet][0]
+        template.EditableTexts = _title_block(template.EditableTexts, title, plan.scale, sheet)
         doc.recompute()
         kernel_compat.finished_views(items.values())
-        if settled or not plan.fits:
-            break
-        scales = tuple(s for s in scales if s <= plan.scale)
-    by_name = {v.name: v for v in views}
-    if planned is not None:
-        # The plan on the geometry of the scale the sheet settled on (the one drawn).
-        planned["dimensions"] = [planned_entry(c, by_name[c.view]) for c in chosen]
-    drawn, dropped = _add_dimensions(doc, page, items, by_name, plan)
-    dropped += [_dropped_entry(c, reason) for c, reason in plan.dropped]
-    if template.Template != sheets[sheet][0]:
-        template.Template = sheets[sheet][0]
-    template.EditableTexts = _title_block(template.EditableTexts, title, plan.scale, sheet)
-    doc.recompute()
-    kernel_compat.finished_views(items.values())
 
-    files = {key: os.path.join(out_dir, name) for key, name in FILES.items()}
-    try:
-        TechDraw.writeDXFPage(page, files["dxf"])
-    except Exception as exc:  # TechDraw raises RuntimeError or Base.FreeCADError
-        raise DrawingFailed(f"TechDraw.writeDXFPage failed: {exc}") from None
-    drawing_svg.write_svg(files["svg"], template, items, files["dxf"])
-    doc.saveAs(files["fcstd"])
-    return {
-        "files": dict(FILES),
-        "exports": {
-            "dxf": {"written": True, "writer": "TechDraw.writeDXFPage"},
-            "svg": {"written": True, "writer": SVG_WRITER},
-            "fcstd": {"written": True, "writer": "FreeCAD document with the page"},
-            "pdf": {"written": False, "reason": PDF_UNAVAILABLE},
-        },
-        "template": os.path.basename(sheets[sheet][0]),
-        "sheet": sheet,
-        "frame": [round(v, 3) for v in sheets[sheet][1]],
-        "titleBlock": [round(v, 3) for v in sheets[sheet][2]],
-        "projection": projection,
-        "scale": scale_text(plan.scale),
-        "isoScale": scale_text(plan.iso_scale),
-        "orientation": turned or "as modelled",
-        "squaredUpDeg": squared,
-        "coarseViews": sorted(coarse),
-        "scaleValue": plan.scale,
-        "fitsSheet": plan.fits,
-        "views": {
-            name: {"x": round(x, 3), "y": round(y, 3), "item": items[name].Name}
-            for name, (x, y) in sorted(plan.positions.items())
-        },
-        "dimensions": drawn,
-        "dropped": dropped,
-    }
+        files = {key: os.path.join(out_dir, name) for key, name in FILES.items()}
+        try:
+            TechDraw.writeDXFPage(page, files["dxf"])
+        except Exception as exc:  # TechDraw raises RuntimeError or Base.FreeCADError
+            raise DrawingFailed(f"TechDraw.writeDXFPage failed: {exc}") from None
+        drawing_svg.write_svg(files["svg"], template, items, files["dxf"])
+        doc.saveAs(files["fcstd"])
+        return {
+            "files": dict(FILES),
+            "exports": {
+                "dxf": {"written": True, "writer": "TechDraw.writeDXFPage"},
+                "svg": {"written": True, "writer": SVG_WRITER},
+                "fcstd": {"written": True, "writer": "FreeCAD document with the page"},
+                "pdf": {"written": False, "reason": PDF_UNAVAILABLE},
+            },
+            "template": os.path.basename(sheets[sheet][0]),
+            "sheet": sheet,
+            "frame": [round(v, 3) for v in sheets[sheet][1]],
+            "titleBlock": [round(v, 3) for v in sheets[sheet][2]],
+            "projection": projection,
+            "scale": scale_text(plan.scale),
+            "isoScale": scale_text(plan.iso_scale),
+            "orientation": self.turned or "as modelled",
+            "squaredUpDeg": self.squared,
+            "coarseViews": sorted(coarse),
+            "scaleValue": plan.scale,
+            "fitsSheet": plan.fits,
+            "views": {
+                name: {"x": round(x, 3), "y": round(y, 3), "item": items[name].Name}
+                for name, (x, y) in sorted(plan.positions.items())
+            },
+            "dimensions": drawn,
+            "dropped": dropped,
+        }
 
 
 def planned_entry(candidate, view) -> dict:
