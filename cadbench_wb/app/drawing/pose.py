@@ -33,8 +33,14 @@ HEAVY_SHARE = standard.DRAWING["pose"]["heavy_share"]
 
 def posed(shape) -> tuple:
     """(shape, squared-up degrees, orientation text or None): the part held as it is
-    drawn -- squared up, lying down, its larger side facing the front view."""
-    shape, squared = squared_up(shape)
+    drawn -- squared up, lying down, its larger side facing the front view.
+
+    Drawn is a copy without the shape's triangulation (copyMesh=False): the scoring's
+    earlier stages mesh the reference in place, and TechDraw's result depends on the
+    triangulation a shape carries (NIST FTC-06's reference printed 19 of its 21 targets
+    after the shape stage, 20 as read from its file). The drawing must be the same whether
+    it is made in the scoring process or in a child of its own (app/drawing/ahead.py)."""
+    shape, squared = squared_up(shape.copy())
     shape, turned = lying_down(shape)
     shape, faced = facing_front(shape)
     return shape, squared, "; ".join(t for t in (turned, faced) if t) or None
