@@ -8,6 +8,8 @@ worker that is itself a disposable process.
 
 import copy
 import dataclasses
+import os
+import tempfile
 import time
 
 import numpy as np
@@ -17,6 +19,7 @@ from cadbench_wb.app import field_meshes, requirements
 from cadbench_wb.app.model import loading, reference_facts, thread_flanks
 from cadbench_wb.app.shape import alignment as alignment_mod
 from cadbench_wb.app.shape import fidelity as shape_fidelity
+from cadbench_wb.app.shape import time_budget
 from cadbench_wb.errors import CadbenchError, DeliveryFailure
 from cadbench_wb.metrics import registry, verdicts
 from cadbench_wb.metrics.measured import Measured
@@ -310,9 +313,6 @@ def _candidate_model(candidate: str, reference, options: dict):
     candidate's pose (x -> R x + t took the candidate onto the reference, so the candidate
     lies at R^T (x - t)) and delivered as a candidate is: written to STEP and read back, so
     that it carries the rounding of a file in that pose too."""
-    import os  # noqa: PLC0415
-    import tempfile  # noqa: PLC0415
-
     if options.get("control_pose") is None:
         return loading.load_model(candidate, "candidate")
     rotation, translation = _pose_arrays(options["control_pose"])
@@ -337,9 +337,7 @@ def _pose_arrays(pose) -> tuple:
 def _cpu_now() -> tuple:
     """(this process's, its children's) CPU seconds so far: those it waited for, and the
     exact-boolean child it keeps for its next job (time_budget.ExactWorker.release)."""
-    import resource  # noqa: PLC0415
-
-    from cadbench_wb.app.shape import time_budget  # noqa: PLC0415
+    import resource  # noqa: PLC0415 - Unix-only
 
     own, children = (
         resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)

@@ -130,8 +130,8 @@ def _both_drawings(context, case, folder: str) -> tuple:
 def _drawn(shape, folder: str, case, title: str) -> dict:
     """Make and read back one drawing; a failure is reported, never raised: the other
     metrics stand whatever TechDraw does with an odd shape."""
-    from cadbench_wb.app.drawing import techdraw as drawing  # noqa: PLC0415
-    from cadbench_wb.drafting import readback as drawing_readback  # noqa: PLC0415
+    from cadbench_wb.app.drawing import techdraw as drawing  # noqa: PLC0415 - heavy: loaded on first use
+    from cadbench_wb.drafting import readback as drawing_readback  # noqa: PLC0415 - heavy: loaded on first use
 
     try:
         made = drawing.make_drawing(shape, folder, case=case, title=title)

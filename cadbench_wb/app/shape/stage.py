@@ -5,6 +5,7 @@ plain-language reading (seed 002) and the diff export."""
 import os
 
 from cadbench_wb import standard
+from cadbench_wb.app.shape import diff_export
 from cadbench_wb.app.shape import fidelity as shape_fidelity
 from cadbench_wb.metrics import unit_scale
 from cadbench_wb.metrics.measured import Measured
@@ -67,7 +68,7 @@ def scale_factor(context, figures: dict) -> float | None:
     ratio = figures.get("volume_ratio")
     if not ratio or abs(ratio - 1) <= p["size_ratio_off"]:
         return None
-    from cadbench_wb.app.shape import alignment  # noqa: PLC0415
+    from cadbench_wb.app.shape import alignment  # noqa: PLC0415 - heavy: loaded on first use
 
     properties = []
     for index, model in enumerate((context.reference, context.candidate)):
@@ -128,8 +129,6 @@ def interpretation_lines(figures: dict) -> list[str]:
 def export_diff(context, folder: str, figures: dict) -> dict:
     """missing, extra and common as STEP and GLB (seed 002's diff outputs); figures: the
     stage's `shape` output."""
-    from cadbench_wb.app.shape import diff_export  # noqa: PLC0415
-
     os.makedirs(folder, exist_ok=True)
     return diff_export.write_diff(
         context.diff_shapes, folder, figures.get("method"), figures.get("volumeA")
