@@ -5,16 +5,16 @@ This module holds the version only; it imports neither FreeCAD nor Qt, so that
 ``import cadbench_wb`` works on any Python and the CLI's ``--help`` is instant.
 """
 
+import os
+
 __version__ = "0.1.0"
 
 
 def _append_addon_packages() -> None:
     # A scoring child started by runner.child_environment: FreeCAD's AdditionalPythonPackages
     # (the Addon Manager's pip folder) go after site-packages. Standard library only.
-    import os  # noqa: PLC0415
-
     if os.environ.get("CADBENCH_ADDON_PACKAGES"):
-        from cadbench_wb.runtime.freecad_env import append_addon_packages  # noqa: PLC0415
+        from cadbench_wb.runtime.freecad_env import append_addon_packages  # noqa: PLC0415 - scoring child only
 
         append_addon_packages()
 

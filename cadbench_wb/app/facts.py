@@ -92,7 +92,7 @@ class Facts:
         return self._fine_mesh(self.aligned)
 
     def _fine_mesh(self, shape) -> tuple:
-        from cadbench_wb.app.model import meshing  # noqa: PLC0415
+        from cadbench_wb.app.model import meshing  # noqa: PLC0415 - heavy: loaded on first use
 
         diagonal = max(
             self.reference.shape.BoundBox.DiagonalLength, self.aligned.BoundBox.DiagonalLength
@@ -106,7 +106,7 @@ class Facts:
 
 def threads_of(model, shape) -> list:
     """Modeled and cosmetic threads of a model (shape: its shape, or its aligned copy)."""
-    from cadbench_wb.app.recognition import threads  # noqa: PLC0415
+    from cadbench_wb.app.recognition import threads  # noqa: PLC0415 - heavy: loaded on first use
 
     return threads.modeled_threads(shape) + threads.cosmetic_threads(model.document_objects, shape)
 
@@ -114,13 +114,13 @@ def threads_of(model, shape) -> list:
 def cosmetic_threads_of(model, shape) -> list:
     """A model's cosmetic threads only (a modeled one has surfaces of its own; detecting
     those costs seconds on a threaded part)."""
-    from cadbench_wb.app.recognition import threads  # noqa: PLC0415
+    from cadbench_wb.app.recognition import threads  # noqa: PLC0415 - heavy: loaded on first use
 
     return threads.cosmetic_threads(model.document_objects, shape)
 
 
 def features_of(shape, threads=()) -> dict:
     """Feature recognition on a shape, with the threads found on it."""
-    from cadbench_wb.app.recognition import features as recognition  # noqa: PLC0415
+    from cadbench_wb.app.recognition import features as recognition  # noqa: PLC0415 - heavy: loaded on first use
 
     return recognition.recognise(shape, threads)

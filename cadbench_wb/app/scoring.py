@@ -8,6 +8,8 @@ worker that is itself a disposable process.
 
 import copy
 import dataclasses
+import os
+import tempfile
 import time
 
 import numpy as np
@@ -17,8 +19,10 @@ from cadbench_wb.app import field_meshes, requirements
 from cadbench_wb.app.model import loading, reference_facts, thread_flanks
 from cadbench_wb.app.shape import alignment as alignment_mod
 from cadbench_wb.app.shape import fidelity as shape_fidelity
+from cadbench_wb.app.shape import time_budget
 from cadbench_wb.errors import CadbenchError, DeliveryFailure
 from cadbench_wb.metrics import registry, verdicts
+from cadbench_wb.metrics.measured import Measured
 from cadbench_wb.results import fingerprint
 from cadbench_wb.results import result as results
 from cadbench_wb.runtime import freecad_env
@@ -188,13 +192,14 @@ class MetricContractBroken(RuntimeError):
 
 
 class StageWroteNoVerdict(MetricContractBroken):
-    """A requested metric's stage returned without writing its verdict; left out of
-    result.finish's case verdict, the case would then pass without it."""
+    """A requested metric's measure returned no Measured (metrics/measured.py), so it has no
+    verdict; left out of result.finish's case verdict, the case would pass without it."""
 
 
 class UndeclaredOutput(MetricContractBroken):
-    """A metric's stage wrote a top-level key (or a verdict) its registry line does not
-    declare: the result's keys are the registry's, so every output can read them."""
+    """A metric's measure returned an output its registry line does not declare, or wrote
+    into the result itself: the result's keys are the registry's, so every output can read
+    them, and only the orchestrator writes them."""
 
 
 def _measured(context, metric: registry.Metric, stage, measure) -> None:
@@ -202,21 +207,67 @@ def _measured(context, metric: registry.Metric, stage, measure) -> None:
     hold), else measure it; then hold it to its declaration."""
     stage(metric.name)
     result = context.result
-    before, verdicts_before = dict(result), set(result["verdicts"])
     _stamped(metric, result)
+    before, verdicts_before = dict(result), set(result["verdicts"])
     unmet = requirements.unmet(context, metric)
     if unmet is None:
-        measure(context)
-    else:
-        _not_applicable(context, metric, unmet)
-        if unmet.candidate_side and metric.reference_stage:
-            # The case's ceiling stands without the candidate (the reference's own figure).
-            work = context.ahead.get(metric.name)
-            if work is not None:
-                context.timing.update(work.settled())
-            hook = registry.resolve(metric.reference_stage)
-            hook(context.reference, context.case, context.options, result)
+        measured = measure(context)
+        _wrote_nothing(metric, result, before, verdicts_before)
+        if not isinstance(measured, Measured):
+            raise StageWroteNoVerdict(
+                f"the measure of {metric.name} returned {type(measured).__name__}, not the "
+                "Measured its verdict is built from"
+            )
+        _written(result, metric, measured)
+        return
+    _not_applicable(context, metric, unmet)
+    if unmet.candidate_side and metric.reference_stage:
+        # The case's ceiling stands without the candidate (the reference's own figure).
+        work = context.ahead.get(metric.name)
+        if work is not None:
+            context.timing.update(work.settled())
+        hook = registry.resolve(metric.reference_stage)
+        hook(context.reference, context.case, context.options, result)
     _held_to_declaration(metric, result, before, verdicts_before)
+
+
+def _wrote_nothing(metric, result: dict, before: dict, verdicts_before: set) -> None:
+    """UndeclaredOutput when a measure wrote into the result itself (a top-level key or a
+    verdict) since before: it returns its figures, the orchestrator writes them."""
+    written = sorted(k for k in result if k not in before or result[k] is not before[k])
+    written += [f"verdicts.{v}" for v in sorted(set(result["verdicts"]) - verdicts_before)]
+    if written:
+        raise UndeclaredOutput(
+            f"the measure of {metric.name} wrote into the result itself: {', '.join(written)}"
+            " (a measure returns its value and outputs in a Measured)"
+        )
+
+
+def _written(result: dict, metric: registry.Metric, measured: Measured) -> None:
+    """Write what a measure returned: its value under the metric's name, each output under
+    its key (UndeclaredOutput for a key the registry line does not declare), and the verdict
+    built from its verdict inputs."""
+    undeclared = sorted(set(measured.outputs) - set(metric.outputs))
+    if undeclared:
+        raise UndeclaredOutput(
+            f"the measure of {metric.name} returned undeclared output(s): {', '.join(undeclared)}"
+        )
+    result[metric.name] = measured.value
+    result.update(measured.outputs)
+    result["verdicts"][metric.name] = verdict_of(metric.name, measured)
+
+
+def verdict_of(name: str, measured: Measured) -> dict:
+    """The verdict of one metric's measurement (metrics/verdicts.py), with the detail its
+    reason carries and its note."""
+    entry = verdicts.verdict(
+        name, measured.judged_value, reason=measured.reason, ceiling=measured.ceiling
+    )
+    if measured.reason_detail:
+        entry["reason"] += measured.reason_detail
+    if measured.note is not None:
+        entry["note"] = measured.note
+    return entry
 
 
 def _held_to_declaration(metric, result: dict, before: dict, verdicts_before: set) -> None:
@@ -262,9 +313,6 @@ def _candidate_model(candidate: str, reference, options: dict):
     candidate's pose (x -> R x + t took the candidate onto the reference, so the candidate
     lies at R^T (x - t)) and delivered as a candidate is: written to STEP and read back, so
     that it carries the rounding of a file in that pose too."""
-    import os  # noqa: PLC0415
-    import tempfile  # noqa: PLC0415
-
     if options.get("control_pose") is None:
         return loading.load_model(candidate, "candidate")
     rotation, translation = _pose_arrays(options["control_pose"])
@@ -289,9 +337,7 @@ def _pose_arrays(pose) -> tuple:
 def _cpu_now() -> tuple:
     """(this process's, its children's) CPU seconds so far: those it waited for, and the
     exact-boolean child it keeps for its next job (time_budget.ExactWorker.release)."""
-    import resource  # noqa: PLC0415
-
-    from cadbench_wb.app.shape import time_budget  # noqa: PLC0415
+    import resource  # noqa: PLC0415 - Unix-only
 
     own, children = (
         resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)

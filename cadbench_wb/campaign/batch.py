@@ -20,7 +20,8 @@ import sys
 import time
 
 from cadbench_wb import standard
-from cadbench_wb.campaign import field, figures, layout, manifest, pool, store
+from cadbench_wb.campaign import distributed, field, figures, layout, manifest, pool, store
+from cadbench_wb.campaign import progress as progress_mod
 from cadbench_wb.case_model import cases as cases_mod
 from cadbench_wb.code import jobs as code_jobs
 from cadbench_wb.errors import CampaignBusy, OutputUnwritable, UsageError
@@ -202,8 +203,6 @@ def execute(settings: Settings, the_plan: Plan, jobs: list, score_store, progres
         if clamped:
             print(f"cadbench run: {clamped}", file=settings.progress_stream or sys.stderr)
     if settings.scheduler:
-        from cadbench_wb.campaign import distributed  # noqa: PLC0415
-
         distributed.run_on_cluster(
             settings.scheduler, jobs, settings.timeout, settings.memory_mb, on_done, progress.show
         )
@@ -321,7 +320,7 @@ def campaign_lock(out_dir: str):
     same --out is refused at once with CampaignBusy naming the holder, rather than waiting
     (it would then only redo the first run's work). The kernel drops the lock when its
     holder dies, so a kill -9 never leaves the folder locked."""
-    import fcntl  # noqa: PLC0415
+    import fcntl  # noqa: PLC0415 - Unix-only
 
     path = os.path.join(out_dir, LOCK_FILE)
     handle = open(path, "a+", encoding="utf-8")  # held for the whole run
@@ -362,8 +361,7 @@ def _executed(settings: Settings, pending: list) -> int:
 
 
 def _run_locked(settings: Settings) -> dict:
-    from cadbench_wb.campaign import progress as progress_mod  # noqa: PLC0415
-    from cadbench_wb.campaign import reports  # noqa: PLC0415
+    from cadbench_wb.campaign import reports  # noqa: PLC0415 - heavy: loaded on first use
 
     started = time.monotonic()
     run_timestamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")

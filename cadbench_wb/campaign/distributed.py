@@ -115,7 +115,7 @@ def score_shipped(
 def client_of(address: str, timeout: float = CONNECT_TIMEOUT_S):
     """A Dask client of the scheduler at address; UsageError when it cannot be reached."""
     try:
-        from distributed import Client  # noqa: PLC0415
+        from distributed import Client  # noqa: PLC0415 - optional: its absence is handled here
     except ImportError as exc:  # optional: not on FreeCAD's Addon Manager allow-list
         raise UsageError(
             f"--scheduler needs dask[distributed] ({exc}): pip install 'dask[distributed]>=2024.1'"
@@ -217,7 +217,7 @@ def run_on_cluster(address: str, jobs: list, timeout: float, memory_mb: int, on_
 
 def _finished(futures: list) -> list:
     """The futures that finished within one poll (none when the scheduler cannot answer)."""
-    from distributed import wait  # noqa: PLC0415
+    from distributed import wait  # noqa: PLC0415 - heavy: loaded on first use
 
     try:
         return list(wait(futures, timeout=POLL_S, return_when="FIRST_COMPLETED").done)

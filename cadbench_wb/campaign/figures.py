@@ -73,7 +73,7 @@ def row_of(submission, case, result: dict | None, unchecked: dict | None = None)
     for name in ("metricFingerprint", "drawingFingerprint"):
         if result.get(name):
             row[name] = result[name]
-    from cadbench_wb.campaign.field import field_row  # noqa: PLC0415
+    from cadbench_wb.campaign.field import field_row  # noqa: PLC0415 - heavy: loaded on first use
 
     row.update(field_row(result))  # the field's figures: reported, never in a verdict
     return row

@@ -130,7 +130,7 @@ class WorkerProcess:
         if not self.memory_mb:
             return
         try:
-            import resource  # noqa: PLC0415
+            import resource  # noqa: PLC0415 - optional: its absence is handled here
 
             limit = self.memory_mb * 1024 * 1024
             resource.prlimit(self.process.pid, resource.RLIMIT_AS, (limit, limit))

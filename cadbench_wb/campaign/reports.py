@@ -15,6 +15,7 @@
 """
 
 import csv
+import datetime
 import io
 import json
 import os
@@ -244,8 +245,6 @@ def _seconds(value) -> str:
 def _timestamp(value) -> str:
     """ISO 8601 with its zone. batch.py takes the campaign's start in UTC: a time given
     without a zone is that UTC time and is written "+00:00"."""
-    import datetime  # noqa: PLC0415
-
     when = value if isinstance(value, datetime.datetime) else None
     if when is None:
         try:

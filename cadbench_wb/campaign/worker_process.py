@@ -9,18 +9,20 @@ Each job runs through cadbench_wb.runtime.worker.run, which writes the stage nam
 step: when this process dies, the parent reads the stage and knows whose fault it was.
 """
 
+import ctypes
 import json
 import os
+import signal
 import sys
+
+from cadbench_wb.runtime import worker
+from cadbench_wb.runtime.freecad_env import import_freecad
 
 
 def _die_with_parent() -> None:
     """Linux: be killed when the parent dies (a kill -9 of the campaign leaves no orphans
     scoring on); set here rather than in a preexec_fn, which is unsafe in threaded parents."""
     try:
-        import ctypes  # noqa: PLC0415
-        import signal  # noqa: PLC0415
-
         libc = ctypes.CDLL(None, use_errno=True)
         pr_set_pdeathsig = 1
         libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
@@ -34,10 +36,8 @@ def _preload() -> None:
     """FreeCAD and the metric stages, imported once for every job this worker will score.
     A stage that cannot load fails here, loudly, before the first job (never a metric
     quietly missing from the verdicts)."""
-    from cadbench_wb.runtime.freecad_env import import_freecad  # noqa: PLC0415
-
     import_freecad()
-    from cadbench_wb.app import scoring  # noqa: PLC0415
+    from cadbench_wb.app import scoring  # noqa: PLC0415 - FreeCAD-only
 
     scoring.stage_functions()
 
@@ -72,8 +72,6 @@ def main(argv: list[str]) -> int:
     except Exception as exc:  # the parent reports it as one line
         send({"fatal": f"{type(exc).__name__}: {exc}"})
         return 1
-    from cadbench_wb.runtime import worker  # noqa: PLC0415
-
     send({"ready": os.getpid()})
     for line in sys.stdin:
         if not line.strip():

@@ -14,10 +14,12 @@ import hashlib
 import json
 import os
 import signal
+import tempfile
 
 from cadbench_wb.code import dialects, sandbox
 from cadbench_wb.errors import DeliveryFailure, SandboxUnavailable
 from cadbench_wb.inputs import checks as input_checks
+from cadbench_wb.results.result import file_digest
 
 MAX_SCRIPT_BYTES = 1 << 20  # a generated script of a part is a few kB
 HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness.py")
@@ -210,8 +212,6 @@ def _kept(keep_dir: str, key: str) -> Executed | None:
     model_path = None
     if record.get("status") == "ok":
         model_path = stem + MODEL_EXTENSIONS[record["modelFormat"]]
-        from cadbench_wb.results.result import file_digest  # noqa: PLC0415
-
         if file_digest(model_path) != record.get("modelSha256"):
             return None  # the kept model was changed or lost: execute again
     return Executed(record, model_path, executed_now=False)
@@ -219,8 +219,6 @@ def _kept(keep_dir: str, key: str) -> Executed | None:
 
 def _kept_now(keep_dir: str | None, key: str, record: dict, model: bytes) -> Executed:
     if not keep_dir:
-        import tempfile  # noqa: PLC0415
-
         keep_dir = tempfile.mkdtemp(prefix="cadbench-model-")
     os.makedirs(keep_dir, exist_ok=True)
     record_path, stem = _paths(keep_dir, key)

@@ -49,7 +49,7 @@ def main(argv: list[str]) -> int:
     except Refused as refused:
         answer, model = {"status": refused.status, "detail": refused.detail[:500]}, b""
         answer.update(format=None, size=0)
-    import resource  # noqa: PLC0415
+    import resource  # noqa: PLC0415 - Unix-only
 
     usage = [resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
     answer["cpuSeconds"] = round(sum(u.ru_utime + u.ru_stime for u in usage), 3)
@@ -150,7 +150,7 @@ def exported(dialect: str, objects: list) -> bytes:
 def _ocp_shapes(obj, depth: int = 0) -> list:
     """The OCP shapes of a CadQuery or build123d object: a Shape (.wrapped), a Workplane
     (.vals()), an Assembly (.toCompound()), a BuildPart (.part), or lists of these."""
-    from OCP.TopoDS import TopoDS_Shape  # noqa: PLC0415
+    from OCP.TopoDS import TopoDS_Shape  # noqa: PLC0415 - heavy: loaded on first use
 
     if depth > 8:
         return []
@@ -172,14 +172,14 @@ def _ocp_shapes(obj, depth: int = 0) -> list:
 
 
 def _ocp_step(objects: list) -> bytes:
-    from OCP.BRep import BRep_Builder  # noqa: PLC0415
-    from OCP.BRepGProp import BRepGProp  # noqa: PLC0415
-    from OCP.GProp import GProp_GProps  # noqa: PLC0415
-    from OCP.IFSelect import IFSelect_RetDone  # noqa: PLC0415
-    from OCP.STEPControl import STEPControl_AsIs, STEPControl_Writer  # noqa: PLC0415
-    from OCP.TopAbs import TopAbs_SOLID  # noqa: PLC0415
-    from OCP.TopExp import TopExp_Explorer  # noqa: PLC0415
-    from OCP.TopoDS import TopoDS_Compound  # noqa: PLC0415
+    from OCP.BRep import BRep_Builder  # noqa: PLC0415 - heavy: loaded on first use
+    from OCP.BRepGProp import BRepGProp  # noqa: PLC0415 - heavy: loaded on first use
+    from OCP.GProp import GProp_GProps  # noqa: PLC0415 - heavy: loaded on first use
+    from OCP.IFSelect import IFSelect_RetDone  # noqa: PLC0415 - heavy: loaded on first use
+    from OCP.STEPControl import STEPControl_AsIs, STEPControl_Writer  # noqa: PLC0415 - heavy: loaded on first use
+    from OCP.TopAbs import TopAbs_SOLID  # noqa: PLC0415 - heavy: loaded on first use
+    from OCP.TopExp import TopExp_Explorer  # noqa: PLC0415 - heavy: loaded on first use
+    from OCP.TopoDS import TopoDS_Compound  # noqa: PLC0415 - heavy: loaded on first use
 
     shapes = [s for obj in objects for s in _ocp_shapes(obj)]
     if not shapes:
@@ -215,7 +215,7 @@ def _check_solid(solids: int, volume: float) -> None:
 
 
 def _freecad_roots() -> list:
-    import FreeCAD  # noqa: PLC0415
+    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
 
     roots = []
     for doc in FreeCAD.listDocuments().values():
@@ -228,7 +228,7 @@ def _freecad_roots() -> list:
 
 
 def _freecad_step(objects: list) -> bytes:
-    import Part  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     shapes = []
     for obj in objects:

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from cadbench_wb.code import dialects, execution, sandbox
 from cadbench_wb.errors import DeliveryFailure, UsageError
+from cadbench_wb.results.result import file_digest
 
 
 def add_arguments(parser) -> None:
@@ -94,8 +95,6 @@ def prepared(job, settings: dict, keep_dir: str | None = None):
             keep_dir=keep_dir,
         )
     except DeliveryFailure as failure:
-        from cadbench_wb.results.result import file_digest  # noqa: PLC0415
-
         code = {
             "status": failure.reason,
             "detail": failure.detail,

@@ -17,6 +17,7 @@ What the sandbox is (bwrap, Linux namespaces; README: Code submissions):
 --trust-code runs the same program with the same rlimits but without the namespaces.
 """
 
+import ctypes
 import dataclasses
 import functools
 import os
@@ -137,8 +138,6 @@ def _limited(limits: CodeLimits, sandboxed: bool):
             _dropped_privileges()
         resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
         try:
-            import ctypes  # noqa: PLC0415
-
             ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass

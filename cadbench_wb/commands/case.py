@@ -4,6 +4,9 @@
 import os
 import sys
 
+from cadbench_wb.commands.score import checked_reference
+from cadbench_wb.errors import UsageError
+
 HELP = "list, check, build and verify the reference cases"
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -47,7 +50,7 @@ def add_arguments(parser) -> None:
 
 
 def _chosen(args) -> list:
-    from cadbench_wb.case_model import cases  # noqa: PLC0415
+    from cadbench_wb.case_model import cases  # noqa: PLC0415 - heavy: loaded on first use
 
     root = args.root or default_root()
     if getattr(args, "case", None):
@@ -69,9 +72,7 @@ def run(args) -> int:
 
 
 def _new(args) -> int:
-    from cadbench_wb.app.cases import auto  # noqa: PLC0415
-    from cadbench_wb.commands.score import checked_reference  # noqa: PLC0415
-    from cadbench_wb.errors import UsageError  # noqa: PLC0415
+    from cadbench_wb.app.cases import auto  # noqa: PLC0415 - FreeCAD-only
 
     if not os.path.exists(args.reference):
         raise UsageError(f"reference {args.reference}: no such file")
@@ -114,7 +115,7 @@ _DECLARED = ("default", "extended", "none")
 
 
 def _check(args) -> int:
-    from cadbench_wb.case_model import cases  # noqa: PLC0415
+    from cadbench_wb.case_model import cases  # noqa: PLC0415 - heavy: loaded on first use
 
     for path in args.case:
         case = cases.load_case(path)
@@ -128,7 +129,7 @@ def _check(args) -> int:
 
 
 def _build(args) -> int:
-    from cadbench_wb.app.cases import build as case_build  # noqa: PLC0415
+    from cadbench_wb.app.cases import build as case_build  # noqa: PLC0415 - FreeCAD-only
 
     for case in _chosen(args):
         written = case_build.build_missing(case)
@@ -140,7 +141,7 @@ def _build(args) -> int:
 
 
 def _verify(args) -> int:
-    from cadbench_wb.app.cases import build as case_build  # noqa: PLC0415
+    from cadbench_wb.app.cases import build as case_build  # noqa: PLC0415 - FreeCAD-only
 
     failed = 0
     for case in _chosen(args):

@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """cadbench compare: two campaigns side by side (only under the same metric fingerprint)."""
 
+from cadbench_wb.campaign import comparison
+from cadbench_wb.results import result as results
+from cadbench_wb.runtime import console
+
 HELP = "put two campaigns' results side by side; refuses to mix metric fingerprints"
 
 
@@ -13,10 +17,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from cadbench_wb.campaign import comparison  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-    from cadbench_wb.runtime import console  # noqa: PLC0415
-
     result = comparison.compared(comparison.load(args.results_a), comparison.load(args.results_b))
     if args.json:
         text = results.dumps(result, indent=2, sort_keys=True) + "\n"

@@ -2,16 +2,23 @@
 """cadbench demo: score every bundled case's sample candidates and check each against what
 its construction says (case.yaml ``candidates:``), then print the table and write a report."""
 
+import json
 import os
 import sys
+
+from cadbench_wb import resources
+from cadbench_wb.case_model.building import ensure_built
+from cadbench_wb.inputs.checks import timeout_seconds
+from cadbench_wb.metrics import registry
+from cadbench_wb.results import result as results
+from cadbench_wb.runtime import runner
+from cadbench_wb.runtime.outcome import Job, Limits, Options, case_data_of
 
 HELP = "score the bundled cases' sample candidates and check them against their construction"
 
 
 def _columns() -> tuple:
     """Each registered metric, with the figures its registry line shows beside it."""
-    from cadbench_wb.metrics import registry  # noqa: PLC0415
-
     return tuple(c for metric in registry.METRICS for c in (metric.name, *metric.beside))
 
 
@@ -19,8 +26,6 @@ COLUMNS = _columns()
 
 
 def add_arguments(parser) -> None:
-    from cadbench_wb import resources  # noqa: PLC0415
-
     parser.add_argument("--cases", default=resources.CASES, help="cases folder (default: bundled)")
     parser.add_argument("--case", action="append", help="only this case id (repeatable)")
     parser.add_argument("--out", default="out/demo", help="report folder (default out/demo)")
@@ -30,14 +35,10 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--only", metavar="METRICS", help="comma-separated metric groups, as in score"
     )
-    from cadbench_wb.inputs.checks import timeout_seconds  # noqa: PLC0415
-
     parser.add_argument("--timeout", type=timeout_seconds, default=None, help="seconds per scoring")
 
 
 def _jobs(cases, only):
-    from cadbench_wb.runtime.outcome import Job, Options, case_data_of  # noqa: PLC0415
-
     options = Options(only=tuple(only) if only else None)
     jobs = []
     for case in cases:
@@ -52,9 +53,6 @@ def _jobs(cases, only):
 
 def _score(job, timeout):
     """(result, None) or (None, the named failure's one line): runner.run_job's outcome."""
-    from cadbench_wb.runtime import runner  # noqa: PLC0415
-    from cadbench_wb.runtime.outcome import Limits  # noqa: PLC0415
-
     outcome = runner.run_job(job, Limits.of(timeout))
     if outcome.error is not None:
         return None, outcome.error.one_line()
@@ -67,12 +65,9 @@ def _cell(result, key) -> str:
 
 
 def run(args) -> int:
-    import concurrent.futures  # noqa: PLC0415
-    import json  # noqa: PLC0415
+    import concurrent.futures  # noqa: PLC0415 - heavy: loaded on first use
 
-    from cadbench_wb.case_model import cases as cases_mod  # noqa: PLC0415
-    from cadbench_wb.case_model.building import ensure_built  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
+    from cadbench_wb.case_model import cases as cases_mod  # noqa: PLC0415 - heavy: loaded on first use
 
     only = [m.strip() for m in args.only.split(",")] if args.only else None
     if only:
@@ -84,8 +79,6 @@ def run(args) -> int:
         ensure_built(case)
     jobs = _jobs(cases, only)
     workers = args.workers or max(1, os.cpu_count() or 1)
-    from cadbench_wb.runtime import runner  # noqa: PLC0415
-
     # The scoring children take their environment from this process's.
     os.environ.update(runner.stages_serial_when_saturated(dict(os.environ), workers))
     print(

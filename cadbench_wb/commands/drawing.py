@@ -3,7 +3,11 @@
 
 import os
 
+from cadbench_wb.errors import DeliveryFailure, UsageError
 from cadbench_wb.inputs.checks import output_file
+from cadbench_wb.results import result as results
+from cadbench_wb.runtime import console, runner
+from cadbench_wb.runtime.outcome import Job, Limits
 
 HELP = "draw a model with TechDraw (DXF, SVG, FCStd) and read back what the drawing prints"
 
@@ -64,9 +68,6 @@ def summary_lines(report: dict) -> list:
 
 def drawing_job(args):
     """The outcome.Job that draws the model in a child (the operator's paths made absolute)."""
-    from cadbench_wb.errors import UsageError  # noqa: PLC0415
-    from cadbench_wb.runtime.outcome import Job  # noqa: PLC0415
-
     if not os.path.exists(args.model):
         raise UsageError(f"model {args.model}: no such file")
     pose = getattr(args, "pose", None)
@@ -82,11 +83,6 @@ def run(args) -> int:
     """Draw in a child under the scoring limits, like `score`: a model that crashes,
     hangs or exhausts the kernel ends the child, and the command names the reason (exit 2
     for the model's own failures, errors.py's status for the rest)."""
-    from cadbench_wb.errors import DeliveryFailure, UsageError  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-    from cadbench_wb.runtime import console, runner  # noqa: PLC0415
-    from cadbench_wb.runtime.outcome import Limits  # noqa: PLC0415
-
     limits = Limits.of(getattr(args, "timeout", None), getattr(args, "memory_mb", None))
     outcome = runner.run_job(drawing_job(args), limits)
     if isinstance(outcome.error, DeliveryFailure):  # the model given cannot be drawn

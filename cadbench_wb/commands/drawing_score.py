@@ -1,7 +1,14 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """cadbench drawing-score: a candidate DXF drawing against a gold DXF drawing."""
 
+import os
 import sys
+
+from cadbench_wb.commands.dxf_check import add_timeout_argument
+from cadbench_wb.errors import UsageError
+from cadbench_wb.results import result as results
+from cadbench_wb.runtime import console
+from cadbench_wb.runtime.time_limit import TimeLimitReached, wall_clock
 
 HELP = "score a candidate DXF drawing against a gold DXF drawing (geometry, dimensions, text)"
 
@@ -22,18 +29,11 @@ def add_arguments(parser) -> None:
         help="comma-separated entity types that make a candidate unscorable "
         "(replaces the default list; '' allows everything)",
     )
-    from cadbench_wb.commands.dxf_check import add_timeout_argument  # noqa: PLC0415
-
     add_timeout_argument(parser)
 
 
 def run(args) -> int:
-    import os  # noqa: PLC0415
-
-    from cadbench_wb.drafting.score import score_drawings, timed_out  # noqa: PLC0415
-    from cadbench_wb.errors import UsageError  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-    from cadbench_wb.runtime import console  # noqa: PLC0415
+    from cadbench_wb.drafting.score import score_drawings, timed_out  # noqa: PLC0415 - heavy: loaded on first use
 
     for option, path in (("--diagnostic", args.diagnostic), ("--json", args.json)):
         if path and path != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
@@ -41,8 +41,6 @@ def run(args) -> int:
     prohibited = None
     if args.prohibit is not None:
         prohibited = [name.strip() for name in args.prohibit.split(",") if name.strip()]
-    from cadbench_wb.runtime.time_limit import TimeLimitReached, wall_clock  # noqa: PLC0415
-
     try:
         with wall_clock(args.timeout):
             result = score_drawings(

@@ -3,7 +3,13 @@
 
 import sys
 
+from cadbench_wb import standard
+from cadbench_wb.drafting.reading import DrawingUnreadable
+from cadbench_wb.errors import UsageError
 from cadbench_wb.inputs.checks import output_file, timeout_seconds
+from cadbench_wb.results import result as results
+from cadbench_wb.runtime import console
+from cadbench_wb.runtime.time_limit import TimeLimitReached, wall_clock
 
 HELP = "check that every dimension of a DXF drawing prints what its lines measure"
 
@@ -24,8 +30,6 @@ def add_arguments(parser) -> None:
 
 def add_timeout_argument(parser) -> None:
     """--timeout for the commands that read a DXF in this process (time_limit.py)."""
-    from cadbench_wb import standard  # noqa: PLC0415
-
     parser.add_argument(
         "--timeout",
         type=timeout_seconds,
@@ -37,8 +41,6 @@ def add_timeout_argument(parser) -> None:
 
 def scale_factor(text: str) -> float:
     """'1:2' -> 2.0 (a half-size sheet prints twice its lines), '2:1' -> 0.5, '2' -> 2.0."""
-    from cadbench_wb.errors import UsageError  # noqa: PLC0415
-
     try:
         if ":" in text:
             sheet, model = (float(part) for part in text.split(":", 1))
@@ -53,11 +55,7 @@ def scale_factor(text: str) -> float:
 
 
 def run(args) -> int:
-    from cadbench_wb.drafting.checks import check_file, failed_report  # noqa: PLC0415
-    from cadbench_wb.drafting.reading import DrawingUnreadable  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-    from cadbench_wb.runtime import console  # noqa: PLC0415
-    from cadbench_wb.runtime.time_limit import TimeLimitReached, wall_clock  # noqa: PLC0415
+    from cadbench_wb.drafting.checks import check_file, failed_report  # noqa: PLC0415 - heavy: loaded on first use
 
     scale = scale_factor(args.scale)
     try:

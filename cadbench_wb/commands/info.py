@@ -1,6 +1,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """cadbench info: versions, FreeCAD location and the fingerprints in force."""
 
+import json
+
+from cadbench_wb import __version__
+from cadbench_wb.results import fingerprint
+from cadbench_wb.runtime import freecad_env
+
 HELP = "show versions, where FreeCAD was found, and the metric fingerprint"
 
 
@@ -9,11 +15,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    import json  # noqa: PLC0415
-
-    from cadbench_wb import __version__  # noqa: PLC0415
-    from cadbench_wb.results import fingerprint  # noqa: PLC0415
-    from cadbench_wb.runtime import freecad_env  # noqa: PLC0415
 
     freecad = freecad_env.import_freecad()
     info = {

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """cadbench isolate: a working copy for one case with every trace of its truth removed."""
 
+import os
+
 HELP = "make a history-free working copy without the case's truth, and prove it by a scan"
 
 
@@ -27,9 +29,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    import os  # noqa: PLC0415
-
-    from cadbench_wb.campaign import isolation  # noqa: PLC0415
+    from cadbench_wb.campaign import isolation  # noqa: PLC0415 - heavy: loaded on first use
 
     # A path the operator typed is read from where they typed it, like --from and --to.
     cases = os.path.abspath(args.cases) if args.cases else "cases"

@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """cadbench run: a campaign of systems x runs x cases, resumable after a kill."""
 
+import argparse
+import math
 import os
 
-from cadbench_wb import errors
+from cadbench_wb import errors, standard
+from cadbench_wb.code import jobs as code_jobs
+from cadbench_wb.code.jobs import settings_of as code_jobs_settings
+from cadbench_wb.commands.score import options_from as scoring_options
+from cadbench_wb.errors import UsageError
 from cadbench_wb.inputs.checks import add_limit_arguments, dask_address
 
 HELP = "score a campaign: SUBMISSIONS/<system>/<run>/<case_id>.<ext> against every case"
@@ -16,9 +22,6 @@ EXIT_BELOW_RATE = errors.EXIT_FAILED
 
 def _rate(text: str) -> float:
     """--fail-under: a pass rate as 0..1 or a percentage ('0.8', '80%')."""
-    import argparse  # noqa: PLC0415
-    import math  # noqa: PLC0415
-
     try:
         value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
     except ValueError:
@@ -61,8 +64,6 @@ def add_arguments(parser) -> None:
         type=_rate,
         help="exit 1 when a system's passed (reachable) rate is below RATE (0.8 or 80%%)",
     )
-    from cadbench_wb.code import jobs as code_jobs  # noqa: PLC0415
-
     code_jobs.add_arguments(parser)
     parser.add_argument(
         "--accept-smaller-case-set",
@@ -72,17 +73,13 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from cadbench_wb import standard  # noqa: PLC0415
-    from cadbench_wb.campaign import batch, figures  # noqa: PLC0415
-    from cadbench_wb.code.jobs import settings_of as code_jobs_settings  # noqa: PLC0415
-    from cadbench_wb.commands.score import options_from as scoring_options  # noqa: PLC0415
-    from cadbench_wb.errors import UsageError  # noqa: PLC0415
+    from cadbench_wb.campaign import batch, figures  # noqa: PLC0415 - heavy: loaded on first use
 
     if args.workers < 0:
         raise UsageError("--workers must be 0 (one per core) or more")
     cases_dir = args.cases
     if args.references:
-        from cadbench_wb.case_model import auto_cases  # noqa: PLC0415
+        from cadbench_wb.case_model import auto_cases  # noqa: PLC0415 - heavy: loaded on first use
 
         cases_dir = os.path.join(args.out, "auto-cases")
         for line in auto_cases.campaign_cases(
@@ -105,7 +102,7 @@ def run(args) -> int:
     )
     document = batch.run_campaign(settings)
     print(figures.text_summary(document))
-    from cadbench_wb.campaign.field import field_text  # noqa: PLC0415
+    from cadbench_wb.campaign.field import field_text  # noqa: PLC0415 - heavy: loaded on first use
 
     print("\n" + field_text(document))
     stats = document["stats"]

@@ -1,10 +1,19 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """cadbench score: one candidate against a reference (or a case)."""
 
+import dataclasses
 import os
 
+from cadbench_wb.case_model.building import ensure_built
+from cadbench_wb.code import jobs as code_jobs
+from cadbench_wb.errors import ReferenceInvalid, UsageError
+from cadbench_wb.inputs import checks as input_checks
 from cadbench_wb.inputs.checks import add_limit_arguments, output_file
 from cadbench_wb.metrics import registry
+from cadbench_wb.results import report
+from cadbench_wb.results import result as results
+from cadbench_wb.runtime import console, runner, worker
+from cadbench_wb.runtime.outcome import Job, Limits, Options, case_data_of
 
 HELP = "score a candidate model against a reference model or a case"
 
@@ -49,8 +58,6 @@ def add_arguments(parser) -> None:
         "applicable), as before `case new` existed",
     )
     add_limit_arguments(parser)
-    from cadbench_wb.code import jobs as code_jobs  # noqa: PLC0415
-
     code_jobs.add_arguments(parser)
     parser.add_argument(
         "--in-process",
@@ -62,9 +69,6 @@ def add_arguments(parser) -> None:
 def options_of(args, with_files: bool = False):
     """The outcome.Options that --only, --no-align and --spectrum ask for (and, with files,
     --export-diff and --drawing-dir): built once, shared with run."""
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-    from cadbench_wb.runtime.outcome import Options  # noqa: PLC0415
-
     only = None
     if args.only:
         only = tuple(m.strip() for m in args.only.split(",") if m.strip())
@@ -85,9 +89,6 @@ def options_from(args) -> dict:
 def checked_reference(path: str) -> None:
     """A reference that is a special file or cannot be read is refused before any work
     starts (exit 4), as the child would refuse it, and never opened if it is a FIFO."""
-    from cadbench_wb.errors import ReferenceInvalid  # noqa: PLC0415
-    from cadbench_wb.inputs import checks as input_checks  # noqa: PLC0415
-
     try:
         input_checks.checked_file(path)
     except input_checks.FileProblem as problem:
@@ -96,16 +97,11 @@ def checked_reference(path: str) -> None:
 
 def job_from(args):
     """The outcome.Job of the command line (the case's reference built when absent)."""
-    from cadbench_wb.errors import UsageError  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-    from cadbench_wb.runtime.outcome import Job, case_data_of  # noqa: PLC0415
-
     options = options_of(args, with_files=True)
     if args.case:
         if args.reference:
             raise UsageError("give either REFERENCE or --case, not both")
-        from cadbench_wb.case_model import cases  # noqa: PLC0415
-        from cadbench_wb.case_model.building import ensure_built  # noqa: PLC0415
+        from cadbench_wb.case_model import cases  # noqa: PLC0415 - heavy: loaded on first use
 
         case = cases.load_case(args.case)
         ensure_built(case)  # a generated reference is built when absent, never rewritten
@@ -132,11 +128,7 @@ def auto_job(args, options):
     """The job against the reference's automatic case (auto_cases.py), made once per
     reference and kept; without one (a reference that cannot be dimensioned) the job has
     no case and args.auto_targets says why."""
-    import dataclasses  # noqa: PLC0415
-
-    from cadbench_wb.case_model import auto_cases, cases  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-    from cadbench_wb.runtime.outcome import Job, case_data_of  # noqa: PLC0415
+    from cadbench_wb.case_model import auto_cases, cases  # noqa: PLC0415 - heavy: loaded on first use
 
     digest = results.file_digest(args.reference)
     info = auto_cases.auto_case(args.reference, digest, args.timeout, args.memory_mb)
@@ -153,16 +145,8 @@ def auto_job(args, options):
 
 
 def run(args) -> int:
-    from cadbench_wb.code import jobs as code_jobs  # noqa: PLC0415
-    from cadbench_wb.results import report  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-    from cadbench_wb.runtime import console, runner  # noqa: PLC0415
-    from cadbench_wb.runtime.outcome import Limits  # noqa: PLC0415
-
     job = code_jobs.for_command(job_from(args), args)  # a script: run in the sandbox first
     if args.in_process:
-        from cadbench_wb.runtime import worker  # noqa: PLC0415
-
         limits = Limits.of(args.timeout, args.memory_mb)
         ending = worker.in_process(job, limits)
         outcome = runner.settled(job, limits, ending, run=worker.in_process)

@@ -75,8 +75,8 @@ def _summary(report: dict) -> str:
 
 def write(path: str, gold: Drawn, candidate: Drawn, result: dict, match_distance: float) -> None:
     """Write the PNG (matplotlib Agg, no display)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
-    from matplotlib.figure import Figure  # noqa: PLC0415
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415 - heavy: loaded on first use
+    from matplotlib.figure import Figure  # noqa: PLC0415 - heavy: loaded on first use
 
     centre, scale = _window(gold, candidate)
     tolerance = max(1, int(round(match_distance * scale)))

@@ -134,7 +134,7 @@ def _apply(points: np.ndarray, affine: np.ndarray | None) -> np.ndarray:
 def _collect(doc, layout) -> _Collected:
     """Walk a layout and its INSERTs once; nothing is flattened yet (the sagitta depends
     on the drawing's size, known only at the end)."""
-    from ezdxf import path as ezpath  # noqa: PLC0415
+    from ezdxf import path as ezpath  # noqa: PLC0415 - heavy: loaded on first use
 
     found = _Collected([], [], [], [], {"entities": 0, "ignored": 0, "inserts": 0})
     counts = found.counts
@@ -211,7 +211,7 @@ def _collect(doc, layout) -> _Collected:
 
 def _add_text(found: _Collected, entity, matrix, source: int, layer: str) -> None:
     """Record one TEXT/MTEXT/ATTRIB: what it says, where, how high (annotation class)."""
-    from cadbench_wb.drafting.text import mtext_shown, text_shown  # noqa: PLC0415
+    from cadbench_wb.drafting.text import mtext_shown, text_shown  # noqa: PLC0415 - heavy: loaded on first use
 
     found.annotation.append(("text", layer))
     try:

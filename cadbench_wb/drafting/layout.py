@@ -120,7 +120,7 @@ def text_width(text: str) -> float:
     """Width of a label on the sheet, measured with ezdxf's font metrics (DejaVu Sans is
     wider than the STANDARD style's font, so the estimate errs towards more space)."""
     try:
-        from ezdxf.fonts import fonts  # noqa: PLC0415
+        from ezdxf.fonts import fonts  # noqa: PLC0415 - optional: else the estimate below
 
         return fonts.make_font("DejaVuSans.ttf", TEXT_HEIGHT).text_width(text)
     except Exception:  # no font machinery: a conservative average glyph width

@@ -30,8 +30,8 @@ def recorded_strokes(doc):
     two coincident control points under equal knots, where ezdxf divides by their span) is
     left out and named, "SPLINE A41: ZeroDivisionError: float division by zero"; it never
     makes the whole drawing unrenderable."""
-    from ezdxf.addons.drawing import RenderContext  # noqa: PLC0415
-    from ezdxf.addons.drawing.recorder import Recorder  # noqa: PLC0415
+    from ezdxf.addons.drawing import RenderContext  # noqa: PLC0415 - heavy: loaded on first use
+    from ezdxf.addons.drawing.recorder import Recorder  # noqa: PLC0415 - heavy: loaded on first use
 
     recorder = Recorder()
     frontend = _skipping_frontend()(RenderContext(doc), recorder)
@@ -45,7 +45,7 @@ def recorded_strokes(doc):
 def _skipping_frontend():
     """ezdxf's Frontend, drawing each entity on its own: what one cannot be drawn is listed
     in not_drawn (its type, handle and why), the others are drawn as before."""
-    from ezdxf.addons.drawing import Frontend  # noqa: PLC0415
+    from ezdxf.addons.drawing import Frontend  # noqa: PLC0415 - heavy: loaded on first use
 
     class SkippingFrontend(Frontend):
         def __init__(self, *args, **kwargs):
@@ -66,7 +66,7 @@ def _skipping_frontend():
 
 def segments_of(player, flatten_distance: float) -> np.ndarray:
     """All recorded strokes as (S, 4) segments; filled areas contribute their outlines."""
-    from ezdxf.addons.drawing import recorder  # noqa: PLC0415
+    from ezdxf.addons.drawing import recorder  # noqa: PLC0415 - heavy: loaded on first use
 
     parts, pairs, paths = [], [], []
 

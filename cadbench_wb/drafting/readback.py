@@ -23,8 +23,8 @@ _FAMILY_OF_DXF = {"diameter": "diameter", "radius": "radius", "angular": "angle"
 def displayed_dimensions(dxf_path: str) -> list:
     """Every dimension the DXF prints: name (TechDraw object), printed text, parsed family
     and value, the text's box on the sheet (readability check)."""
-    from cadbench_wb.drafting import printed  # noqa: PLC0415
-    from cadbench_wb.drafting.text import text_shown  # noqa: PLC0415
+    from cadbench_wb.drafting import printed  # noqa: PLC0415 - heavy: loaded on first use
+    from cadbench_wb.drafting.text import text_shown  # noqa: PLC0415 - heavy: loaded on first use
 
     doc = dxf_document(dxf_path)
     boxes = _text_boxes(doc)
@@ -74,7 +74,7 @@ def _text_boxes(doc) -> dict:
 def read_back(out_dir: str, made: dict) -> dict:
     """The drawing's displayed dimensions joined to what was drawn: view, role, target,
     and the cross-check against FormatSpec(getRawValue) (disagreements listed)."""
-    from cadbench_wb.drafting.text import unified_symbols  # noqa: PLC0415
+    from cadbench_wb.drafting.text import unified_symbols  # noqa: PLC0415 - heavy: loaded on first use
 
     displayed = displayed_dimensions(os.path.join(out_dir, made["files"]["dxf"]))
     drawn = {d["name"]: d for d in made["dimensions"]}

@@ -85,7 +85,7 @@ def _ends_with_eof(path: str, binary: bool) -> bool:
 def read_drawing(path: str, *, require_model_space: bool = True):
     """The ezdxf document of a DXF file; raises DrawingUnreadable with the reason."""
     import ezdxf  # noqa: PLC0415 - heavy, only when a drawing is read
-    from ezdxf.lldxf.const import DXFError  # noqa: PLC0415
+    from ezdxf.lldxf.const import DXFError  # noqa: PLC0415 - heavy: loaded on first use
 
     quiet_ezdxf()
     try:

@@ -98,7 +98,7 @@ def _text_at(text) -> tuple:
 
 def _points(entities) -> np.ndarray:
     """Points every SAMPLE_STEP along the entities' outlines (sheet mm)."""
-    from ezdxf import path  # noqa: PLC0415
+    from ezdxf import path  # noqa: PLC0415 - heavy: loaded on first use
 
     found = [np.zeros((0, 2))]
     for entity in entities:

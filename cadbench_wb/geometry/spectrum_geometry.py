@@ -127,7 +127,7 @@ def point_pairs(
     if n <= limit:
         i, j = np.triu_indices(n, k=1)
         return i.astype(np.int64), j.astype(np.int64)
-    from scipy.spatial import cKDTree  # noqa: PLC0415
+    from scipy.spatial import cKDTree  # noqa: PLC0415 - heavy: loaded on first use
 
     _, found = cKDTree(points).query(points, k=min(k + 1, n))
     i = np.repeat(np.arange(n), found.shape[1])

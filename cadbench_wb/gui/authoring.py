@@ -15,9 +15,12 @@ import FreeCAD
 import FreeCADGui
 
 from cadbench_wb import resources
-from cadbench_wb.case_model import cases
+from cadbench_wb.case_model import auto_cases, cases
+from cadbench_wb.errors import CadbenchError
 from cadbench_wb.gui import authoring_model, detail_rows, job, panel_model, session
 from cadbench_wb.gui.qt import Qt, QtCore, QtGui, QtWidgets, Signal, right_dock, translate
+from cadbench_wb.results import result as results
+from cadbench_wb.runtime.outcome import Job, Options
 
 DOCK_NAME = "CadBenchAuthoring"
 COLUMNS = ("Id", "Kind", "Value", "Tol", "Note", "Source", "On reference")
@@ -220,8 +223,6 @@ class AuthoringPanel(QtWidgets.QWidget):
         self.show_message(tr("{} automatic targets.").format(len(draft.dimensions)))
 
     def use_selection(self, quiet: bool = False) -> None:
-        from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
-
         selection = FreeCADGui.Selection.getSelection()
         if len(selection) != 1:
             if not quiet:
@@ -252,7 +253,7 @@ class AuthoringPanel(QtWidgets.QWidget):
     # -- dimensions ------------------------------------------------------------------------
     def add_from_selection(self) -> list:
         """Measure each picked sub-element group (one object's picks) as one dimension."""
-        from cadbench_wb.app.cases import picking  # noqa: PLC0415
+        from cadbench_wb.app.cases import picking  # noqa: PLC0415 - FreeCAD-only
 
         added, skipped = [], []
         reference = self._reference()
@@ -298,7 +299,7 @@ class AuthoringPanel(QtWidgets.QWidget):
         self._refill()
 
     def import_techdraw(self, page=None) -> int:
-        from cadbench_wb.app.cases import picking  # noqa: PLC0415
+        from cadbench_wb.app.cases import picking  # noqa: PLC0415 - FreeCAD-only
 
         page = page or _techdraw_page()
         if page is None:
@@ -351,7 +352,7 @@ class AuthoringPanel(QtWidgets.QWidget):
             return None
         key = (obj.Name, obj.Shape.hashCode())
         if self._spectra_key != key:
-            from cadbench_wb.app.cases import picking  # noqa: PLC0415
+            from cadbench_wb.app.cases import picking  # noqa: PLC0415 - FreeCAD-only
 
             try:
                 self._spectra = picking.spectra_of(obj.Shape)
@@ -365,7 +366,7 @@ class AuthoringPanel(QtWidgets.QWidget):
         spectra = self._reference_spectra()
         if spectra is None:
             return
-        from cadbench_wb.app.cases import picking  # noqa: PLC0415
+        from cadbench_wb.app.cases import picking  # noqa: PLC0415 - FreeCAD-only
 
         dimensions = [d.as_case_dimension() for d in self.draft.dimensions]
         for d, declared in zip(
@@ -463,8 +464,6 @@ class AuthoringPanel(QtWidgets.QWidget):
             self.live_label.setText(tr("Live figures paused: {}").format(exc))
             return
         reference = draft.reference_source
-        from cadbench_wb.runtime.outcome import Job, Options  # noqa: PLC0415
-
         options = Options(only=("dimensions", "drawing"), no_align=True)
         live_job = Job("score", reference, reference, options, self._scratch)
         self.live_label.setText(tr("Measuring the reference…"))
@@ -510,8 +509,6 @@ class AuthoringPanel(QtWidgets.QWidget):
 
     def save(self, folder: str | None = None):
         """Write the case; the loaded Case, or None with the reason in the panel."""
-        from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
-
         self._form_changed()
         folder = folder or self.folder_edit.text().strip()
         if not folder:
@@ -567,9 +564,6 @@ class _AutoCaseThread(QtCore.QThread):
         self.reference = reference
 
     def run(self) -> None:
-        from cadbench_wb.case_model import auto_cases  # noqa: PLC0415
-        from cadbench_wb.results import result as results  # noqa: PLC0415
-
         try:
             info = auto_cases.auto_case(self.reference, results.file_digest(self.reference))
         except Exception as exc:  # the panel says why; the thread never dies silently
@@ -592,7 +586,7 @@ def dock(create: bool = True):
     if found is not None or not create:
         return found
     widget = right_dock(DOCK_NAME, tr("cadbench authoring"), AuthoringPanel, 660)
-    from cadbench_wb.gui import panel  # noqa: PLC0415
+    from cadbench_wb.gui import panel  # noqa: PLC0415 - heavy: loaded on first use
 
     results = panel.dock(create=False)
     if results is not None:

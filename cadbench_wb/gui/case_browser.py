@@ -3,12 +3,15 @@
 candidates; opening one shows its reference, and a chosen candidate is loaded and scored."""
 
 import os
+import shutil
 
 import FreeCADGui
 
 from cadbench_wb import resources
+from cadbench_wb.errors import CadbenchError
 from cadbench_wb.gui import job, panel, panel_model, session, tables
 from cadbench_wb.gui.qt import Qt, QtCore, QtWidgets, translate
+from cadbench_wb.runtime import runner
 
 CASE_COLUMNS = ("Id", "Title", "Group", "Kind", "Dimensions", "Candidates")
 
@@ -122,8 +125,7 @@ class CaseBrowser(QtWidgets.QDialog):
             process.kill()
 
     def set_root(self, root: str) -> None:
-        from cadbench_wb.case_model import cases  # noqa: PLC0415
-        from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
+        from cadbench_wb.case_model import cases  # noqa: PLC0415 - heavy: loaded on first use
 
         previous = self.selected_case() if getattr(self, "root", None) == root else None
         self.root = root
@@ -145,7 +147,7 @@ class CaseBrowser(QtWidgets.QDialog):
         folder = QtWidgets.QFileDialog.getExistingDirectory(self, tr("Cases folder"), self.root)
         if not folder:
             return
-        from cadbench_wb.case_model import cases  # noqa: PLC0415
+        from cadbench_wb.case_model import cases  # noqa: PLC0415 - heavy: loaded on first use
 
         if os.path.isfile(os.path.join(folder, cases.CASE_FILE)):  # a single case folder
             self.set_root(os.path.dirname(folder))
@@ -188,8 +190,6 @@ class CaseBrowser(QtWidgets.QDialog):
 
     def open_selected(self, score: bool = False) -> bool:
         """Open the selected case; with score, load the selected candidate and score it."""
-        from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
-
         case = self.selected_case()
         if case is None:
             return False
@@ -221,10 +221,7 @@ class CaseBrowser(QtWidgets.QDialog):
         written into its scratch folder (the child's TMPDIR, one of this session's) against
         the files the case lacks, so it only moves forward; Cancel kills the child, whose
         files reach the case only whole (build_missing), and its scratch goes with it."""
-        import shutil  # noqa: PLC0415
-
-        from cadbench_wb.gui import preferences  # noqa: PLC0415
-        from cadbench_wb.runtime import runner  # noqa: PLC0415
+        from cadbench_wb.gui import preferences  # noqa: PLC0415 - FreeCAD-only
 
         if self._build_process is not None:
             return
@@ -302,7 +299,7 @@ def show_browser(root: str | None = None) -> CaseBrowser:
     bundled cases)."""
     global _BROWSER
     if root is None:
-        from cadbench_wb.gui import preferences  # noqa: PLC0415
+        from cadbench_wb.gui import preferences  # noqa: PLC0415 - FreeCAD-only
 
         root = preferences.cases_folder()
     if _BROWSER is None:

@@ -12,6 +12,7 @@ import FreeCAD
 import FreeCADGui
 
 from cadbench_wb import resources
+from cadbench_wb.errors import CadbenchError
 from cadbench_wb.gui import panel, session
 from cadbench_wb.gui.qt import QtWidgets, translate
 
@@ -22,8 +23,6 @@ MODEL_FILTER = (
 
 
 def _report(exc) -> None:
-    from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
-
     text = exc.one_line() if isinstance(exc, CadbenchError) else f"{type(exc).__name__}: {exc}"
     panel.panel().show_message(text, "error")
 
@@ -111,7 +110,7 @@ class OpenCase(_Command):
     )
 
     def Activated(self):
-        from cadbench_wb.gui import case_browser  # noqa: PLC0415
+        from cadbench_wb.gui import case_browser  # noqa: PLC0415 - heavy: loaded on first use
 
         case_browser.show_browser()
 
@@ -177,7 +176,7 @@ class GenerateDrawing(_Command):
     )
 
     def Activated(self):
-        from cadbench_wb.gui import drawing  # noqa: PLC0415
+        from cadbench_wb.gui import drawing  # noqa: PLC0415 - heavy: loaded on first use
 
         try:
             drawing.generate_drawing()
@@ -198,7 +197,7 @@ class AuthorCase(_Command):
     )
 
     def Activated(self):
-        from cadbench_wb.gui import authoring  # noqa: PLC0415
+        from cadbench_wb.gui import authoring  # noqa: PLC0415 - heavy: loaded on first use
 
         authoring.show_authoring()
 
@@ -267,7 +266,7 @@ def refresh_states() -> None:
     so after a scoring or a load (which change what IsActive answers) the buttons would
     stay as they were until the user clicked in the 3D view. FreeCAD 1.x has
     updateCommands(); 0.20 has no Python call for it, so the actions are set directly."""
-    from cadbench_wb.gui.qt import QAction  # noqa: PLC0415
+    from cadbench_wb.gui.qt import QAction  # noqa: PLC0415 - heavy: loaded on first use
 
     update = getattr(FreeCADGui, "updateCommands", None)
     if update is not None:

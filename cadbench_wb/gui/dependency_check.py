@@ -11,7 +11,7 @@ import FreeCAD
 
 from cadbench_wb.gui import job
 from cadbench_wb.gui.qt import QtCore, QtWidgets, translate
-from cadbench_wb.runtime import dependencies
+from cadbench_wb.runtime import dependencies, runner
 
 _STATE = {"process": None, "report": None, "dialog": None}
 
@@ -34,8 +34,6 @@ def check_once() -> None:
     """Start the check the first time the workbench is activated in this session."""
     if _STATE["process"] is not None or _STATE["report"] is not None:
         return
-    from cadbench_wb.runtime import runner  # noqa: PLC0415
-
     process = QtCore.QProcess()
     process.setProcessEnvironment(job.qprocess_environment())
     process.finished.connect(lambda *_: _finished(process))

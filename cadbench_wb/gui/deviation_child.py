@@ -19,6 +19,9 @@ import json
 import os
 import sys
 
+from cadbench_wb.gui import event_loop
+from cadbench_wb.runtime.freecad_env import import_freecad
+
 # Distances are searched this far, as a share of the reference's bounding-box diagonal
 # (FreeCAD's Inspection): points farther off show in the "outside" colour.
 SEARCH_REL = 0.02
@@ -51,8 +54,8 @@ def surface_mesh(shape, deflection: float, max_edge: float | None):
     """A FreeCAD mesh of shape at that deflection; with max_edge, with points inside its
     faces too: a deflection mesh puts a cylinder's points on its two rims only, where the
     distance to the reference is 0 whatever the wall does."""
-    from cadbench_wb.app.model import meshing  # noqa: PLC0415
-    from cadbench_wb.geometry.subdivision import subdivided  # noqa: PLC0415
+    from cadbench_wb.app.model import meshing  # noqa: PLC0415 - FreeCAD-only
+    from cadbench_wb.geometry.subdivision import subdivided  # noqa: PLC0415 - heavy: loaded on first use
 
     vertices, triangles = meshing.mesh_of(shape, deflection)
     corners = vertices[triangles]
@@ -68,9 +71,9 @@ def surface_mesh(shape, deflection: float, max_edge: float | None):
 
 def alignment_matrix(alignment: dict):
     """FreeCAD's matrix of the core's alignment x -> R x + t (R made exactly orthonormal)."""
-    import FreeCAD  # noqa: PLC0415
+    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
 
-    from cadbench_wb.app.model.placement import proper_rotation  # noqa: PLC0415
+    from cadbench_wb.app.model.placement import proper_rotation  # noqa: PLC0415 - FreeCAD-only
 
     r, t = proper_rotation(alignment["rotation"]).tolist(), alignment["translation"]
     return FreeCAD.Matrix(
@@ -84,10 +87,8 @@ def alignment_matrix(alignment: dict):
 def compute(spec: dict, report=progress) -> dict:
     """Write the meshes and distances of spec ({"reference", "candidate": BREP paths,
     "alignment": the scored alignment or None, "out": a folder}); what was written."""
-    from cadbench_wb.runtime.freecad_env import import_freecad  # noqa: PLC0415
-
     freecad = import_freecad()
-    import Part  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     report(2, "reading the models")
     reference = Part.read(spec["reference"])
@@ -116,10 +117,8 @@ def _inspected(freecad, paths: dict, radius: float, report) -> list:
     """Inspection's distance of each of the aligned mesh's points (in its order) to the
     nominal mesh, measured slice by slice (each slice a point cloud)."""
     import Inspection  # noqa: F401, PLC0415 - registers Inspection::Feature
-    import Mesh  # noqa: PLC0415
-    import Points  # noqa: PLC0415
-
-    from cadbench_wb.gui import event_loop  # noqa: PLC0415
+    import Mesh  # noqa: PLC0415 - FreeCAD-only
+    import Points  # noqa: PLC0415 - FreeCAD-only
 
     event_loop.qt_application()  # Inspection waits for its threads in a Qt event loop
     doc = freecad.newDocument("CadBenchDeviation")

@@ -13,6 +13,7 @@ import FreeCAD
 import FreeCADGui
 
 from cadbench_wb.gui import panel_model
+from cadbench_wb.gui.deviation_child import alignment_matrix
 
 
 @contextlib.contextmanager
@@ -35,7 +36,7 @@ PART_NAMES = {"common": "DiffCommon", "missing": "DiffMissing", "extra": "DiffEx
 def show_diff(doc, result: dict, hide=()) -> dict:
     """Replace the diff group of doc by the diff of result; {part: object}. Objects in
     ``hide`` (reference, candidate) are hidden so the diff is not covered by them."""
-    import Part  # noqa: PLC0415
+    import Part  # noqa: PLC0415 - FreeCAD-only
 
     files = panel_model.diff_files(result)
     remove_diff(doc)
@@ -45,7 +46,7 @@ def show_diff(doc, result: dict, hide=()) -> dict:
     for part, path in files.items():
         if path.lower().endswith(".stl"):
             # The mesh route decided: its pieces are meshes, shown as FreeCAD mesh objects.
-            import Mesh  # noqa: PLC0415
+            import Mesh  # noqa: PLC0415 - FreeCAD-only
 
             obj = doc.addObject("Mesh::Feature", PART_NAMES[part])
             obj.Mesh = Mesh.Mesh(path)
@@ -79,7 +80,7 @@ def show_deviation(doc, aligned_path: str, nominal_path: str, distances, search_
     same Inspection on these meshes): the feature is given its Distances and marked up to
     date, so the recompute here does not measure again in the GUI thread."""
     import Inspection  # noqa: F401, PLC0415 - registers Inspection::Feature
-    import Mesh  # noqa: PLC0415
+    import Mesh  # noqa: PLC0415 - FreeCAD-only
 
     remove_deviation(doc)
     aligned = doc.addObject("Mesh::Feature", DEVIATION_NAMES[0])
@@ -145,8 +146,6 @@ def set_visible(obj, visible: bool) -> None:
 
 def alignment_placement(alignment: dict):
     """The placement x -> R x + t of the core's alignment."""
-    from cadbench_wb.gui.deviation_child import alignment_matrix  # noqa: PLC0415
-
     return FreeCAD.Placement(alignment_matrix(alignment))
 
 
@@ -205,7 +204,7 @@ def zoom_to(boxes) -> bool:
     view = FreeCADGui.ActiveDocument.ActiveView if FreeCADGui.ActiveDocument else None
     if view is None or not hasattr(view, "getCameraNode"):
         return False
-    from pivy import coin  # noqa: PLC0415
+    from pivy import coin  # noqa: PLC0415 - FreeCAD-only
 
     union = FreeCAD.BoundBox()
     for box in boxes:

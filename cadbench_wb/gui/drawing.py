@@ -8,6 +8,7 @@ the command and opens what it wrote.
 
 import glob
 import importlib.util
+import json
 import os
 
 import FreeCAD
@@ -58,7 +59,7 @@ def generate_drawing(model_path: str | None = None, wait_ms: int = 0) -> str | N
         # The candidate as the metric drew it: moved by the alignment the scorer found, so
         # the page shows the dimensions drawingMatch counted.
         arguments += ["--pose", pose]
-    from cadbench_wb.gui import preferences  # noqa: PLC0415
+    from cadbench_wb.gui import preferences  # noqa: PLC0415 - FreeCAD-only
 
     preferences.apply_python()
     process = QtCore.QProcess()
@@ -84,8 +85,6 @@ def generate_drawing(model_path: str | None = None, wait_ms: int = 0) -> str | N
 def _scored_pose(sess, model: str) -> str | None:
     """The last score result, written for `drawing --pose`, when model is its candidate and
     the result reports an alignment; None otherwise (the model is drawn as delivered)."""
-    import json  # noqa: PLC0415
-
     result = sess.result or {}
     alignment = (result.get("shape") or {}).get("alignment") or {}
     if sess.candidate is None or os.path.abspath(model) != os.path.abspath(sess.candidate.path):

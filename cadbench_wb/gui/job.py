@@ -10,8 +10,12 @@ runner reports as WorkerLost and this module as a cancellation.
 import os
 import signal
 
+from cadbench_wb.errors import WorkerLost
 from cadbench_wb.gui.qt import QtCore, Signal
 from cadbench_wb.metrics import registry
+from cadbench_wb.metrics.registry import LABELS
+from cadbench_wb.runtime import runner
+from cadbench_wb.runtime.outcome import SELFTEST_PREFIX, Job, Limits, Stage
 
 # The stages a scoring passes through, in order (worker.py / scoring.py stage names): one
 # per registered metric once the candidate is read and aligned.
@@ -40,9 +44,6 @@ _STAGE_TEXT = {
 def stage_text(stage: str) -> str:
     """A stage as a reader names it: "checking the FreeCAD kernel (projection)" for
     "selftest:projection", "Shape fidelity (shapeIoU)" for "shapeIoU"."""
-    from cadbench_wb.metrics.registry import LABELS  # noqa: PLC0415
-    from cadbench_wb.runtime.outcome import SELFTEST_PREFIX  # noqa: PLC0415
-
     if stage.startswith(SELFTEST_PREFIX):
         return f"checking the FreeCAD kernel ({stage[len(SELFTEST_PREFIX) :]})"
     if stage in LABELS:
@@ -61,8 +62,6 @@ class ScoringThread(QtCore.QThread):
     all_done = Signal(object)
 
     def __init__(self, jobs: list, timeout: float | None = None, memory_mb=None):
-        from cadbench_wb.runtime.outcome import Job  # noqa: PLC0415
-
         super().__init__()
         self.jobs = [Job.of(job) for job in jobs]  # outcome.Job (a job dict is read once)
         self.timeout = timeout
@@ -93,10 +92,6 @@ class ScoringThread(QtCore.QThread):
     def _run_one(self, job) -> dict:
         """The panel's view of runner.run_job's outcome ({"result"} or {"error"}), or
         {"cancelled": True} when Cancel killed the child."""
-        from cadbench_wb.errors import WorkerLost  # noqa: PLC0415
-        from cadbench_wb.runtime import runner  # noqa: PLC0415
-        from cadbench_wb.runtime.outcome import Limits  # noqa: PLC0415
-
         try:
             outcome = runner.run_job(
                 job, Limits.of(self.timeout, self.memory_mb), on_start=self._started
@@ -118,8 +113,6 @@ class ScoringThread(QtCore.QThread):
 
     def stage(self) -> str:
         """The stage the running child reported last ('' between jobs)."""
-        from cadbench_wb.runtime.outcome import Stage  # noqa: PLC0415
-
         path = self._stage_path
         return Stage.read(path).name if path else ""
 
@@ -146,7 +139,7 @@ def _watch_quit() -> None:
     runs aborts the process, and the child would outlive FreeCAD)."""
     if _QUIT_WATCHED:
         return
-    from cadbench_wb.gui.qt import QtWidgets  # noqa: PLC0415
+    from cadbench_wb.gui.qt import QtWidgets  # noqa: PLC0415 - heavy: loaded on first use
 
     app = QtWidgets.QApplication.instance()
     if app is not None:
@@ -171,8 +164,6 @@ def outcome_message(outcome: dict) -> str:
 def qprocess_environment():
     """The runner's environment for cadbench child processes (the package importable), for
     the QProcess children the GUI starts itself (case builds, drawings)."""
-    from cadbench_wb.runtime import runner  # noqa: PLC0415
-
     environment = QtCore.QProcessEnvironment()
     for key, value in runner.child_environment().items():
         environment.insert(key, value)

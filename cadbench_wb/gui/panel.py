@@ -10,8 +10,10 @@ import time
 import FreeCAD
 import FreeCADGui
 
+from cadbench_wb.errors import CadbenchError, DeliveryFailure
 from cadbench_wb.gui import detail_rows, diff_view, job, panel_model, session, tables
 from cadbench_wb.gui.qt import Qt, QtCore, QtWidgets, right_dock, translate
+from cadbench_wb.results import result as results
 
 DOCK_NAME = "CadBenchPanel"
 MIN_WIDTH = 660  # the metric table's six columns without a horizontal scroll bar
@@ -209,7 +211,7 @@ class ResultsPanel(QtWidgets.QWidget):
         if self.is_busy():
             self.show_message(tr("A scoring is already running: cancel it first."), "error")
             return
-        from cadbench_wb.gui import preferences  # noqa: PLC0415
+        from cadbench_wb.gui import preferences  # noqa: PLC0415 - FreeCAD-only
 
         preferences.apply_python()
         self._thread = job.ScoringThread(
@@ -298,8 +300,6 @@ class ResultsPanel(QtWidgets.QWidget):
     # -- scoring -------------------------------------------------------------------------
     def score(self) -> None:
         """Score the session's reference (or case) and candidate in a child process."""
-        from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
-
         try:
             scoring_job = session.current().score_job()
         except CadbenchError as exc:
@@ -320,8 +320,6 @@ class ResultsPanel(QtWidgets.QWidget):
         self.show_message(tr(text[0]).format(*text[1:]), kind)
 
     def score_folder(self, folder: str) -> None:
-        from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
-
         files = session.model_files(folder)
         if not files:
             self.show_message(tr("No model files in {}").format(folder), "error")
@@ -498,8 +496,6 @@ class ResultsPanel(QtWidgets.QWidget):
     def _model_loaded(self, role: str, path: str, outcomes, then) -> None:
         """The model is in the document; the panel, the message and the view follow in a
         turn of the event loop of their own (each turn stays short), then then()."""
-        from cadbench_wb.errors import CadbenchError, DeliveryFailure  # noqa: PLC0415
-
         outcome = outcomes[0] if outcomes else {"cancelled": True}
         if outcome.get("cancelled"):
             self.show_message(tr("Reading {} cancelled.").format(os.path.basename(path)))
@@ -593,7 +589,7 @@ class ResultsPanel(QtWidgets.QWidget):
         """FreeCAD's Inspection of the aligned candidate against the reference, computed in
         a child process (gui/deviation.py) with a bar and Cancel; the run (None when there
         is nothing to compare). on_done(feature or None) is called when it ends."""
-        from cadbench_wb.gui import deviation  # noqa: PLC0415
+        from cadbench_wb.gui import deviation  # noqa: PLC0415 - heavy: loaded on first use
 
         sess = session.current()
         alignment = panel_model.alignment_of(sess.result or {})
@@ -679,8 +675,6 @@ class ResultsPanel(QtWidgets.QWidget):
 
     # -- exports ----------------------------------------------------------------------------
     def export_json(self, path: str | None = None) -> None:
-        from cadbench_wb.results import result as results  # noqa: PLC0415
-
         result = session.current().result
         path = path or _save_name(self, tr("Export the result as JSON"), "result.json", "*.json")
         if result and path:

@@ -33,7 +33,7 @@ def register_page() -> None:
     starts, as Draft and TechDraw register theirs, so it is there before the workbench is
     first activated. The Preferences dialog looks the group's icon up by the name
     "preferences-<group>" (resources/icons/preferences-cadbench.svg) in the icon paths."""
-    import FreeCADGui  # noqa: PLC0415
+    import FreeCADGui  # noqa: PLC0415 - FreeCAD-only
 
     if _REGISTERED:
         return  # a page added twice is listed twice

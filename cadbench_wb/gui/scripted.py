@@ -73,7 +73,7 @@ class Script(QtCore.QObject):
 def quit_freecad() -> None:
     """Close the documents, then quit. FreeCAD's own exit closes them first; quitting Qt
     with documents open and a dock tabified over another crashes FreeCAD 0.20 on exit."""
-    import FreeCAD  # noqa: PLC0415
+    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
 
     for name in list(FreeCAD.listDocuments()):
         FreeCAD.closeDocument(name)
@@ -89,9 +89,9 @@ def wait_ms(ms: int):
 def screenshot(path: str) -> str:
     """The main window as the screen shows it, 3D view included (QWidget.grab misses the
     OpenGL view: it renders outside Qt's widget backing store)."""
-    import FreeCADGui  # noqa: PLC0415
+    import FreeCADGui  # noqa: PLC0415 - FreeCAD-only
 
-    from cadbench_wb.gui.qt import QtGui  # noqa: PLC0415
+    from cadbench_wb.gui.qt import QtGui  # noqa: PLC0415 - heavy: loaded on first use
 
     process_events()
     window = FreeCADGui.getMainWindow()

@@ -8,6 +8,7 @@ exactly the shape the scorer measures and sub-element names (Edge3, Face5) in th
 point at the same geometry here; FreeCAD itself never reads an untrusted file.
 """
 
+import atexit
 import dataclasses
 import os
 import shutil
@@ -15,7 +16,11 @@ import tempfile
 
 import FreeCAD
 
-from cadbench_wb.gui import panel_model
+from cadbench_wb.errors import DeliveryFailure, UsageError, error_of
+from cadbench_wb.gui import panel_model, preferences
+from cadbench_wb.inputs import formats
+from cadbench_wb.runtime import runner
+from cadbench_wb.runtime.outcome import Job, Limits, Options, case_data_of
 
 DOCUMENT_NAME = "cadbench"
 ROLE_STYLE = {  # (RGB, transparency): the reference ghosted, the candidate solid and warm
@@ -65,19 +70,12 @@ class Session:
         writes the checked shape as BREP; this process reads only that BREP. This waits
         for the child (scripts); the panel runs the same job in a thread instead
         (load_job, then loaded with its answer), so the window never waits."""
-        from cadbench_wb.gui import preferences  # noqa: PLC0415
-        from cadbench_wb.runtime import runner  # noqa: PLC0415
-        from cadbench_wb.runtime.outcome import Limits  # noqa: PLC0415
-
         load_job = self.load_job(role, path)
         limits = Limits.of(preferences.timeout_s(), preferences.memory_mb())
         return self.loaded(role, path, runner.run_job(load_job, limits).as_answer())
 
     def load_job(self, role: str, path: str):
         """The outcome.Job that reads and checks one model in a child and writes its BREP."""
-        from cadbench_wb.gui import preferences  # noqa: PLC0415
-        from cadbench_wb.runtime.outcome import Job  # noqa: PLC0415
-
         preferences.apply_python()
         self._runs += 1
         brep = os.path.join(self.workdir, f"checked-{role}-{self._runs}.brep")
@@ -86,8 +84,6 @@ class Session:
     def loaded(self, role: str, path: str, answer: dict) -> Model:
         """Show the model a load job's answer ({"result"} or {"error"}, as job.ScoringThread
         and Outcome.as_answer give it) describes; its failure raised with its reason."""
-        from cadbench_wb.errors import DeliveryFailure, error_of  # noqa: PLC0415
-
         if "error" in answer:
             error = error_of(answer["error"].get("reason", ""), answer["error"].get("detail", ""))
             if isinstance(error, DeliveryFailure):
@@ -99,7 +95,7 @@ class Session:
                 self.candidate = Model(os.path.abspath(path))
                 self._forget_result(self.document())
             raise error
-        import Part  # noqa: PLC0415
+        import Part  # noqa: PLC0415 - FreeCAD-only
 
         shape = Part.read(answer["result"]["brep"])
         doc = self.document()
@@ -122,8 +118,6 @@ class Session:
         shape is written to a BREP file that the scoring process reads."""
         shape = getattr(obj, "Shape", None)
         if shape is None or shape.isNull() or not shape.Solids:
-            from cadbench_wb.errors import UsageError  # noqa: PLC0415
-
             raise UsageError(f"{obj.Label}: the selected object holds no solid")
         path = os.path.join(self.workdir, f"{role}-{obj.Name}.brep")
         shape.exportBrep(path)
@@ -134,7 +128,7 @@ class Session:
 
     def _forget_result(self, doc) -> None:
         """A new reference or candidate: the last result and its diff no longer apply."""
-        from cadbench_wb.gui import diff_view  # noqa: PLC0415
+        from cadbench_wb.gui import diff_view  # noqa: PLC0415 - heavy: loaded on first use
 
         self.result = None
         self.original_placement = None
@@ -157,8 +151,7 @@ class Session:
 
     def case_to_open(self, folder: str):
         """The case of folder, checked to be openable (its reference built)."""
-        from cadbench_wb.case_model import cases  # noqa: PLC0415
-        from cadbench_wb.errors import UsageError  # noqa: PLC0415
+        from cadbench_wb.case_model import cases  # noqa: PLC0415 - heavy: loaded on first use
 
         case = cases.load_case(folder)
         if not os.path.exists(case.reference_path):
@@ -171,9 +164,6 @@ class Session:
     # -- scoring ---------------------------------------------------------------------
     def score_job(self, candidate_path: str | None = None):
         """The outcome.Job for the current reference (or case) and candidate."""
-        from cadbench_wb.errors import UsageError  # noqa: PLC0415
-        from cadbench_wb.runtime.outcome import Job, Options, case_data_of  # noqa: PLC0415
-
         candidate_path = candidate_path or (self.candidate.path if self.candidate else None)
         if self.reference is None and self.case is None:
             raise UsageError("load a reference model or open a case first")
@@ -200,8 +190,6 @@ class Session:
 
 def model_files(folder: str) -> list[str]:
     """Model files cadbench reads in a folder, sorted by name."""
-    from cadbench_wb.inputs import formats  # noqa: PLC0415
-
     if not os.path.isdir(folder):
         return []
     return [
@@ -216,14 +204,13 @@ def remove_when_freecad_quits(folder: str) -> None:
     """A scratch folder (the session's diff pieces, scored BREPs and drawings; the authoring
     panel's live case) goes with FreeCAD: on Qt's aboutToQuit in the GUI, and at
     interpreter exit as a fallback."""
-    import atexit  # noqa: PLC0415
 
     def remove():
         shutil.rmtree(folder, ignore_errors=True)
 
     atexit.register(remove)
     try:
-        from cadbench_wb.gui.qt import QtWidgets  # noqa: PLC0415
+        from cadbench_wb.gui.qt import QtWidgets  # noqa: PLC0415 - FreeCAD-only
 
         app = QtWidgets.QApplication.instance()
         if app is not None:

@@ -6,6 +6,8 @@ Part's and TechDraw's panels show theirs. The panel's rows are built by pure cod
 
 import FreeCAD
 
+from cadbench_wb.gui import panel_model
+
 _KINDS = {"length": "Length", "area": "Area", "volume": "Volume", "angle": "Angle"}
 
 
@@ -21,6 +23,4 @@ def user_string(value: float, kind: str) -> str:
 
 
 def install() -> None:
-    from cadbench_wb.gui import panel_model  # noqa: PLC0415
-
     panel_model.use_quantity_text(user_string)

@@ -11,7 +11,7 @@ MENU = "&cadbench"
 
 
 def initialize(workbench) -> None:
-    import FreeCADGui  # noqa: PLC0415
+    import FreeCADGui  # noqa: PLC0415 - FreeCAD-only
 
     # The kernel modules the workbench's objects need, loaded with the workbench (as Part's
     # own workbench loads them): imported on first use instead, they froze the window for
@@ -20,7 +20,7 @@ def initialize(workbench) -> None:
     import Mesh  # noqa: F401, PLC0415
     import Part  # noqa: F401, PLC0415
 
-    from cadbench_wb.gui import commands, preferences, units  # noqa: PLC0415
+    from cadbench_wb.gui import commands, preferences, units  # noqa: PLC0415 - heavy: loaded on first use
 
     for gui_module in ("PartGui", "MeshGui", "InspectionGui"):
         try:
@@ -39,7 +39,7 @@ def initialize(workbench) -> None:
 
 
 def activated(workbench) -> None:
-    from cadbench_wb.gui import dependency_check, panel  # noqa: PLC0415
+    from cadbench_wb.gui import dependency_check, panel  # noqa: PLC0415 - heavy: loaded on first use
 
     panel.panel()
     # An Addon Manager install runs no `make setup`: say what the scoring child lacks.
@@ -47,7 +47,7 @@ def activated(workbench) -> None:
 
 
 def deactivated(workbench) -> None:
-    from cadbench_wb.gui import panel  # noqa: PLC0415
+    from cadbench_wb.gui import panel  # noqa: PLC0415 - heavy: loaded on first use
 
     found = panel.dock(create=False)
     if found is not None and not found.widget().is_busy():

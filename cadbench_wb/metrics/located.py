@@ -238,7 +238,7 @@ class Correspondence:
         limit, parallel, on the same side (a hole never answers for a shaft). The cost adds
         the size difference to the distance, so a tube's bore and its outer wall, which
         share axis and middle, cannot swap."""
-        from scipy.spatial import cKDTree  # noqa: PLC0415
+        from scipy.spatial import cKDTree  # noqa: PLC0415 - heavy: loaded on first use
 
         ref, cand = self.reference, self.candidate
         if kind == "Face":

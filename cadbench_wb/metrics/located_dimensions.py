@@ -208,7 +208,7 @@ def _one_family(dimension, members, geometry) -> tuple:
 def _families(members, geometry) -> list:
     """Members grouped into feature families: two members are one family when they share
     a key (_family_keys), and families joined through a shared member are one."""
-    from scipy.cluster.hierarchy import DisjointSet  # noqa: PLC0415
+    from scipy.cluster.hierarchy import DisjointSet  # noqa: PLC0415 - heavy: loaded on first use
 
     families = DisjointSet(range(len(members)))
     first = {}

@@ -7,9 +7,11 @@ measure:
 - ``name`` (the seed's name, the result's top-level key), ``group`` (the ``--only`` name),
   ``label`` (how every output titles it), ``threshold`` (of a metric the seed does not
   define; the seed's five take theirs from standard.THRESHOLDS);
-- ``measure``: the function ``measure(facts)`` (app/facts.py) that writes the metric's value,
-  its declared ``outputs`` and its verdict (built by metrics/verdicts.py);
-- ``outputs``: every other top-level key measure may write; ``ceiling`` among them, the case's
+- ``measure``: the function ``measure(facts)`` (app/facts.py) that returns a
+  metrics/measured.Measured: the metric's value, its declared ``outputs`` and what its
+  verdict is built from; the orchestrator writes them and builds the verdict
+  (metrics/verdicts.py);
+- ``outputs``: every other top-level key measure may return; ``ceiling`` among them, the case's
   own maximum (seed 000's passed reachable), ``detail`` the per-item detail;
 - ``requires``: what must hold for the metric to apply (app/requirements.py: ``targets``,
   ``thread``, ``brep``, ``brep_or_rebuilt``). The orchestrator checks them in order and
@@ -59,7 +61,7 @@ class Metric:
     # from standard.THRESHOLDS, the standard the fingerprint seals.
     threshold: float | None = None
     requires: tuple = ()  # app/requirements.py names, checked in this order
-    outputs: tuple = ()  # top-level keys measure writes besides name
+    outputs: tuple = ()  # top-level keys measure returns besides its value (name)
     ceiling: str | None = None  # the output holding the case's ceiling
     detail: str | None = None  # the output holding the per-item detail
     blank: tuple = ()  # (output, value) when the metric does not apply (besides name, ceiling)

@@ -282,7 +282,7 @@ class FieldRow:
 def _protocols() -> dict:
     # field_figures imports numpy and scipy: read only where a row lacks its protocol (a
     # campaign's row keeps the values alone), so the panel and the CLI stay light.
-    from cadbench_wb.metrics.field_figures import PROTOCOLS  # noqa: PLC0415
+    from cadbench_wb.metrics.field_figures import PROTOCOLS  # noqa: PLC0415 - heavy: numpy and scipy, for campaign rows only
 
     return PROTOCOLS
 

@@ -12,6 +12,7 @@ import os
 import stat
 
 from cadbench_wb import __version__, standard
+from cadbench_wb.errors import UsageError
 from cadbench_wb.inputs.checks import FileProblem, open_regular, printable
 from cadbench_wb.metrics import registry, verdicts
 from cadbench_wb.results.fingerprint import metric_fingerprint
@@ -108,7 +109,7 @@ def failure_result(
     result = base_result(reference, candidate, options)
     result["delivered"] = False
     result["failure"] = {"reason": reason, "detail": detail}
-    from cadbench_wb.metrics.field_figures import not_delivered  # noqa: PLC0415
+    from cadbench_wb.metrics.field_figures import not_delivered  # noqa: PLC0415 - heavy: loaded on first use
 
     result["fieldFigures"] = not_delivered()  # no figure; counted in invalidRate
     for metric in requested:
@@ -236,8 +237,6 @@ def requested_metrics(only: list[str] | None) -> tuple:
         elif name in METRICS:
             chosen.append(name)
         else:
-            from cadbench_wb.errors import UsageError  # noqa: PLC0415
-
             known = ", ".join(list(METRIC_GROUPS) + list(METRICS))
             raise UsageError(f"--only: unknown metric {name!r} (known: {known})")
     return tuple(m for m in METRICS if m in chosen)

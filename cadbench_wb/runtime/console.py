@@ -8,6 +8,7 @@ print progress on the C level (TechDraw's 'has finished finding hidden lines').
 """
 
 import contextlib
+import ctypes
 import os
 import sys
 
@@ -37,8 +38,6 @@ def flush_all() -> None:
 
 def _flush_c_streams() -> None:
     try:
-        import ctypes  # noqa: PLC0415
-
         ctypes.CDLL(None).fflush(None)
     except (OSError, AttributeError):
         pass  # no C library to ask: nothing was buffered there by us

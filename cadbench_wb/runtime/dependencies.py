@@ -15,6 +15,7 @@ import os
 import shlex
 import subprocess
 import sys
+from importlib.metadata import version as dist_version
 
 from cadbench_wb.runtime import freecad_env, runner
 
@@ -87,8 +88,6 @@ def probe(package: Package) -> dict:
     version = getattr(module, "__version__", None)
     if version is None:
         try:
-            from importlib.metadata import version as dist_version  # noqa: PLC0415
-
             version = dist_version(package.pip.split(">")[0].split("[")[0])
         except Exception:
             version = None

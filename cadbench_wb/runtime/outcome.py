@@ -25,6 +25,7 @@ import re
 import signal
 
 from cadbench_wb import errors, standard
+from cadbench_wb.code import delivery
 from cadbench_wb.results import result as results
 
 START = "start"
@@ -357,8 +358,6 @@ def failure_result(job: Job, reason: str, detail: str) -> dict:
         job.reference, job.candidate, job.options.public(), reason, detail, requested
     )
     if job.code:  # the model a script made timed out or crashed the scorer: say so
-        from cadbench_wb.code import delivery  # noqa: PLC0415
-
         return delivery.with_code(results.finish(failed), job)
     return results.finish(failed)
 

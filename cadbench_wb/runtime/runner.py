@@ -7,6 +7,7 @@ left behind (outcome.py says whose fault each ending is). Pure standard library:
 never imports FreeCAD.
 """
 
+import ctypes
 import dataclasses
 import json
 import os
@@ -18,6 +19,8 @@ import tempfile
 import time
 
 from cadbench_wb.errors import EnvironmentBroken, UsageError
+from cadbench_wb.results import result as results
+from cadbench_wb.runtime import freecad_env
 from cadbench_wb.runtime import outcome as outcome_mod
 from cadbench_wb.runtime.outcome import Ending, Job, Limits, Outcome, Stage, read_text
 
@@ -90,8 +93,6 @@ def child_environment() -> dict:
     # self-test's BLAS step (app/model/kernel_selftest.py) takes the only buffer it will need.
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     # The Addon Manager's pip folder: appended in the child (cadbench_wb/__init__.py).
-    from cadbench_wb.runtime import freecad_env  # noqa: PLC0415
-
     addon = freecad_env.additional_packages_dirs()
     if addon and freecad_env.ADDON_PACKAGES_VARIABLE not in env:
         env[freecad_env.ADDON_PACKAGES_VARIABLE] = os.pathsep.join(addon)
@@ -104,7 +105,7 @@ def _limits(memory_mb: int, timeout: float | None = None):
     to die with its parent, so that a killed scorer never leaves a kernel job running."""
 
     def apply():
-        import resource  # noqa: PLC0415
+        import resource  # noqa: PLC0415 - Unix-only
 
         os.setsid()
         if memory_mb:
@@ -123,8 +124,6 @@ def _limits(memory_mb: int, timeout: float | None = None):
 def _die_with_parent() -> None:
     """Linux: SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG)."""
     try:
-        import ctypes  # noqa: PLC0415
-
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
     except (OSError, AttributeError):
@@ -179,8 +178,6 @@ def settled(job: Job, limits: Limits, ending: Ending, run=None) -> Outcome:
 
 def _death_controlled(job: Job, limits: Limits, ending: Ending, outcome: Outcome, run):
     """A child that died on the candidate in stage outcome.confirm, judged by its control."""
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-
     stage = outcome.confirm
     pose = ending.stage.pose
     if stage in results.METRICS and pose is not None:
@@ -212,8 +209,6 @@ def _death_controlled(job: Job, limits: Limits, ending: Ending, outcome: Outcome
 
 def _failures_controlled(job: Job, limits: Limits, result: dict, failures: dict, run):
     """A result whose listed stages raised on the candidate, each judged by its control."""
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-
     result = dict(result)
     result.pop("stageFailures")
     for metric, detail in sorted(failures["stages"].items()):

@@ -9,10 +9,21 @@ being handled when the kernel went down (outcome.py). The reference (and its cas
 before the candidate is touched.
 """
 
+import argparse
+import ctypes
 import functools
 import json
 import os
 import sys
+import tempfile
+import time
+
+from cadbench_wb.code import delivery
+from cadbench_wb.errors import CadbenchError, DeliveryFailure
+from cadbench_wb.inputs import delivered
+from cadbench_wb.results import result as results
+from cadbench_wb.runtime import console, memory_use
+from cadbench_wb.runtime.outcome import CANDIDATE_STAGE, REFERENCE_STAGE, Ending, Job, Stage
 
 
 class _ControlDone(Exception):
@@ -25,10 +36,6 @@ def run(job: dict, stage_path: str) -> dict:
 
     A control job (runner.settled, after a crash on a candidate) scores the reference
     against itself up to the stage that crashed, and stops as the next stage begins."""
-    from cadbench_wb.errors import CadbenchError  # noqa: PLC0415
-    from cadbench_wb.runtime import memory_use  # noqa: PLC0415
-    from cadbench_wb.runtime.outcome import Job  # noqa: PLC0415
-
     job = Job.from_dict(job)
     stage = _stage_writer(job, stage_path)
     try:
@@ -66,11 +73,6 @@ def in_process(job, limits=None):
     """A job run in this process (trusted files, no isolation) as a child would run it, and
     its outcome.Ending: `score --in-process`, and its controls (runner.settled's run).
     Here, not in runner.py: the scorer's sealed modules reach runner.py, never this."""
-    import os  # noqa: PLC0415
-    import tempfile  # noqa: PLC0415
-
-    from cadbench_wb.runtime.outcome import Ending, Job, Stage  # noqa: PLC0415
-
     job = Job.of(job)
     with tempfile.TemporaryDirectory(prefix="cadbench-job-") as tmp:
         stage_path = os.path.join(tmp, "stage.txt")
@@ -81,8 +83,6 @@ def in_process(job, limits=None):
 def _stage_writer(job, stage_path: str):
     """stage(name): write the step about to begin, and the file it reads, to the stage file
     (outcome.Stage), so that whoever reads it after a death knows whose file it was."""
-    from cadbench_wb.runtime.outcome import Stage  # noqa: PLC0415
-
     seen = []
     # The file a stage works on by default: its party's (measuring stages: the candidate's).
     files = {"reference": job.reference, "candidate": job.candidate}
@@ -108,11 +108,8 @@ def _score(job, stage, scratch: str | None = None) -> dict:
     """Score one candidate: the self-test, then the case and the reference read and checked,
     then the candidate (each file hashed under its own stage, so a stall is put on the party
     whose file stalls), then the scoring itself."""
-    from cadbench_wb.app import scoring  # noqa: PLC0415
-    from cadbench_wb.app.model import kernel_selftest  # noqa: PLC0415
-    from cadbench_wb.errors import DeliveryFailure  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-    from cadbench_wb.runtime.outcome import CANDIDATE_STAGE, REFERENCE_STAGE  # noqa: PLC0415
+    from cadbench_wb.app import scoring  # noqa: PLC0415 - FreeCAD-only
+    from cadbench_wb.app.model import kernel_selftest  # noqa: PLC0415 - FreeCAD-only
 
     drawn = job.case and "drawingMatch" in results.requested_metrics(job.options.only)
     kernel_selftest.check(stage, drawing=bool(drawn))
@@ -140,8 +137,6 @@ def _score(job, stage, scratch: str | None = None) -> dict:
         failure = DeliveryFailure(refused["reason"], refused["detail"])
         return {"result": scored(job.candidate, refused=failure)}
     # A code submission is scored by the model its script made (code/delivery.py).
-    from cadbench_wb.code import delivery  # noqa: PLC0415
-
     candidate, failure = delivery.scored_file(job)
     if failure is not None:  # the script made no model: nothing to read
         result = scored(candidate, refused=failure)
@@ -155,9 +150,6 @@ def _scored_bytes(candidate: str, scored, scratch: str | None) -> dict:
     private copy of the candidate (in scratch: the folder of the stage file, which the
     parent removes whatever becomes of this process), or the file in place hashed before
     and after. scored(path): the scoring of the file at path."""
-    from cadbench_wb.inputs import delivered  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
-
     with delivered.scored_copy(candidate, scratch) as path:
         before = results.file_digest(path)
         result = scored(path)
@@ -169,7 +161,7 @@ def _scored_bytes(candidate: str, scored, scratch: str | None) -> dict:
 def case_of(job):
     """The job's cases.Case: rebuilt from the data the parent loaded and validated, at the
     folder the job names (a Dask task's scratch copy); read from case.yaml without it."""
-    from cadbench_wb.case_model import cases  # noqa: PLC0415
+    from cadbench_wb.case_model import cases  # noqa: PLC0415 - heavy: loaded on first use
 
     if not job.case_data:
         return cases.load_case(job.case)
@@ -181,7 +173,7 @@ def case_of(job):
 def _load(job, stage) -> dict:
     """Read and check one model as the scorer does, and write its checked shape as BREP
     (the workbench shows that file, never the untrusted one)."""
-    from cadbench_wb.app.model import kernel_selftest, loading  # noqa: PLC0415
+    from cadbench_wb.app.model import kernel_selftest, loading  # noqa: PLC0415 - FreeCAD-only
 
     kernel_selftest.check(stage, drawing=False)
     path = job.reference if job.role == "reference" else job.candidate
@@ -193,10 +185,8 @@ def _load(job, stage) -> dict:
 
 def _drawing(job, stage) -> dict:
     """`cadbench drawing`'s report, made here so that the model is read in a child."""
-    import argparse  # noqa: PLC0415
-
-    from cadbench_wb.app.drawing import model_report  # noqa: PLC0415
-    from cadbench_wb.app.model import kernel_selftest  # noqa: PLC0415
+    from cadbench_wb.app.drawing import model_report  # noqa: PLC0415 - FreeCAD-only
+    from cadbench_wb.app.model import kernel_selftest  # noqa: PLC0415 - FreeCAD-only
 
     kernel_selftest.check(stage, drawing=True)
     stage("candidate", job.candidate)
@@ -219,16 +209,12 @@ def _injected_fault(stage: str, job) -> None:
     if name_part and name_part not in os.path.basename(job.candidate):
         return
     if kind == "hang":
-        import time  # noqa: PLC0415
-
         time.sleep(3600)
     elif kind == "crash":
         os.abort()
     elif kind == "memory":
         _exhaust_memory()
     elif kind == "segv":
-        import ctypes  # noqa: PLC0415
-
         ctypes.string_at(0)
     elif kind == "raise":
         raise RuntimeError(f"injected failure in stage '{stage}'")
@@ -240,7 +226,7 @@ def _exhaust_memory() -> None:
     numpy.empty reserves address space without touching it: reaching an 8 GB limit takes
     milliseconds and no real RAM, where zero-filled bytearrays took seconds of page faults,
     past the time limit on a loaded machine (the limit counts address space, not RSS)."""
-    import numpy  # noqa: PLC0415
+    import numpy  # noqa: PLC0415 - heavy: loaded on first use
 
     held = []
     while True:
@@ -248,8 +234,6 @@ def _exhaust_memory() -> None:
 
 
 def main(argv: list[str]) -> int:
-    from cadbench_wb.runtime import console  # noqa: PLC0415
-
     console.utf8_stdio()
     try:
         return _run_files(*argv)

@@ -141,3 +141,47 @@ def test_an_unknown_requirement_stops_scoring_before_the_first_stage(fc, monkeyp
     monkeypatch.setattr(registry, "METRICS", (*METRICS[:3], odd, *METRICS[4:]))
     with pytest.raises(registry.MetricNotLoadable, match="threadMatch requires colour"):
         scoring.stage_functions()
+
+
+@pytest.mark.parametrize("metric", METRICS, ids=IDS)
+def test_every_measure_returns_a_measured_and_builds_no_verdict(fc, metric):
+    # Issue 28: a measure returns its figures (metrics/measured.py); the orchestrator writes
+    # them and builds the verdict, so no metric module calls the verdict module itself.
+    from cadbench_wb.metrics.measured import Measured
+
+    function = registry.resolve(metric.measure)
+    assert function.__annotations__.get("return") is Measured, metric.measure
+    for module in metric.modules:
+        tree = ast.parse(open(fingerprint.module_file(module), encoding="utf-8").read())
+        calls = [
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and getattr(node.func.value, "id", "") == "verdicts"
+        ]
+        assert calls == [], (module, calls)
+
+
+def test_the_verdict_of_a_measurement_is_the_verdict_modules_with_its_detail_and_note(fc):
+    from cadbench_wb.app import scoring
+    from cadbench_wb.metrics.measured import Measured
+
+    # 0.7 < 0.95 but at the ceiling 0.7: FAIL, reachable PASS; the detail follows the
+    # verdict module's own reason.
+    entry = scoring.verdict_of(
+        "dimensionRecall", Measured(0.7, reason_detail=" (7 of 10)", ceiling=0.7, note="n")
+    )
+    expected = verdicts.verdict("dimensionRecall", 0.7, ceiling=0.7)
+    expected["reason"] += " (7 of 10)"
+    assert entry == {**expected, "note": "n"}
+    assert (entry["verdict"], entry["reachable"]) == ("FAIL", "PASS")
+    # judged: the verdict reads another figure than the value (automatic targets).
+    judged = scoring.verdict_of("dimensionRecall", Measured(0.5, judged=1.0))
+    assert judged["value"] == 1.0 and judged["verdict"] == "PASS"
+    # A value None is NOT CHECKED with the reason given, never a soft FAIL.
+    unchecked = scoring.verdict_of("drawingMatch", Measured(None, reason="not drawn"))
+    assert unchecked["verdict"] == "NOT CHECKED" and unchecked["reason"] == "not drawn"
+    # The outputs are read-only once returned.
+    with pytest.raises(TypeError):
+        Measured(1.0, {"a": 1}).outputs["b"] = 2

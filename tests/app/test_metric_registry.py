@@ -87,15 +87,12 @@ def test_a_missing_stage_module_fails_the_scoring_loudly(tmp_path, models):
 
 
 VOLUME_STAGE = """
-from cadbench_wb.metrics import verdicts
+from cadbench_wb.metrics.measured import Measured
 
 
 def volume_stage(facts):
     a, b = facts.reference.shape.Volume, facts.aligned.Volume
-    value = min(a, b) / max(a, b)
-    facts.result["volumeMatch"] = value
-    facts.result["volume"] = {"reference": a, "candidate": b}
-    facts.result["verdicts"]["volumeMatch"] = verdicts.verdict("volumeMatch", value)
+    return Measured(min(a, b) / max(a, b), {"volume": {"reference": a, "candidate": b}})
 """
 # One line: the orchestrator applies the mesh rule to it (requires a B-rep) with its reason.
 REGISTRY_LINE = (
@@ -207,7 +204,7 @@ def _python_in_copy(copy_root, code, *args):
 
 SILENT_STAGE = """
 def silent_stage(facts):
-    facts.result["silentMatch"] = 1.0  # a value, but no verdict
+    value = 1.0  # measured, but never returned: no verdict
 """
 
 

@@ -15,6 +15,9 @@ import signal
 import pytest
 from conftest import run_cli, score_json
 
+from cadbench_wb.metrics import verdicts
+from cadbench_wb.metrics.measured import Measured
+
 CONTROL = "the reference moved by the candidate's pose (the perfect-copy control)"
 
 
@@ -85,11 +88,16 @@ def test_a_stage_that_writes_no_verdict_raises_never_passes_silently(fc):
     with pytest.raises(scoring.StageWroteNoVerdict, match="semanticMatch"):
         scoring._run_stage(context, bare, stages.append, lambda c: None)
 
-    def writes_its_verdict(c):
-        c.result["verdicts"]["semanticMatch"] = {"verdict": "PASS"}
+    def returns_its_measurement(c):
+        return Measured(1.0, {"features": {"matched": []}}, reason="all matched")
 
-    scoring._run_stage(context, bare, stages.append, writes_its_verdict)
+    scoring._run_stage(context, bare, stages.append, returns_its_measurement)
     assert stages == ["semanticMatch", "semanticMatch"]
+    # The orchestrator wrote the value, the output and the verdict built from the reason.
+    assert context.result["semanticMatch"] == 1.0
+    assert context.result["features"] == {"matched": []}
+    entry = context.result["verdicts"]["semanticMatch"]
+    assert entry == verdicts.verdict("semanticMatch", 1.0, reason="all matched")
 
 
 def test_a_stage_that_writes_an_undeclared_key_raises(fc):
@@ -101,19 +109,21 @@ def test_a_stage_that_writes_an_undeclared_key_raises(fc):
     bare = dataclasses.replace(registry.by_name("semanticMatch"), requires=())
     for stray in ("shapeIoU", "featureCount"):
         context = facts.Facts(None, options={"control_pose": [0.0] * 12}, result={"verdicts": {}})
+        returned = Measured(1.0, {"features": {}, stray: 1.0})
+        with pytest.raises(scoring.UndeclaredOutput, match=f"returned undeclared.*{stray}"):
+            scoring._run_stage(context, bare, lambda name: None, lambda c, m=returned: m)
+        assert "semanticMatch" not in context.result["verdicts"]  # nothing half-written
+    # A measure writing into the result itself, even its own declared keys, bypasses the
+    # orchestrator: refused, as another metric's verdict is.
+    for written in ("features", "verdicts.shapeIoU"):
+        context = facts.Facts(None, options={"control_pose": [0.0] * 12}, result={"verdicts": {}})
 
-        def writes(c, stray=stray):
-            c.result["semanticMatch"] = 1.0
-            c.result["verdicts"]["semanticMatch"] = {"verdict": "PASS"}
-            c.result[stray] = 1.0
+        def writes(c, written=written):
+            if written.startswith("verdicts."):
+                c.result["verdicts"]["shapeIoU"] = {"verdict": "PASS"}
+            else:
+                c.result[written] = {}
+            return Measured(1.0)
 
-        with pytest.raises(scoring.UndeclaredOutput, match=stray):
+        with pytest.raises(scoring.UndeclaredOutput, match=f"result itself: {written}"):
             scoring._run_stage(context, bare, lambda name: None, writes)
-    context = facts.Facts(None, options={"control_pose": [0.0] * 12}, result={"verdicts": {}})
-
-    def writes_another_verdict(c):
-        c.result["verdicts"]["semanticMatch"] = {"verdict": "PASS"}
-        c.result["verdicts"]["shapeIoU"] = {"verdict": "PASS"}
-
-    with pytest.raises(scoring.UndeclaredOutput, match="verdicts.shapeIoU"):
-        scoring._run_stage(context, bare, lambda name: None, writes_another_verdict)

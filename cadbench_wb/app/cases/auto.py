@@ -17,12 +17,25 @@ import os
 import shutil
 import tempfile
 
+import FreeCAD
+import numpy as np
+import Part
 import yaml
 
+from cadbench_wb import standard
+from cadbench_wb.app.dimensions.measured_geometry import geometry_of
+from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of
+from cadbench_wb.app.drawing import stage as drawing_stage
+from cadbench_wb.app.drawing import techdraw
+from cadbench_wb.app.model import loading
+from cadbench_wb.app.recognition import features as recognition
+from cadbench_wb.app.recognition import threads
 from cadbench_wb.case_model.cases import Case, Dimension
 from cadbench_wb.errors import CadbenchError
-from cadbench_wb.metrics import auto_targets
+from cadbench_wb.metrics import auto_targets, located_dimensions
 from cadbench_wb.metrics import dimension_matching as dims
+from cadbench_wb.metrics.located import Correspondence
+from cadbench_wb.results import result as results
 from cadbench_wb.runtime import freecad_env
 
 GENERATOR = "cadbench case new"
@@ -42,8 +55,6 @@ class NotDimensionable(CadbenchError):
 
 def authored(reference_path: str, case_id: str, title: str, stage=lambda name: None) -> dict:
     """The case.yaml data of an automatic case for this reference (plain, ordered)."""
-    from cadbench_wb.app.model import loading  # noqa: PLC0415
-
     stage("reference")
     model = loading.load_model(reference_path, "reference")
     if model.from_mesh:
@@ -59,9 +70,6 @@ def authored(reference_path: str, case_id: str, title: str, stage=lambda name: N
 
 
 def _authored(model, reference_path: str, case_id: str, title: str, stage, session) -> dict:
-    from cadbench_wb.app.dimensions.measured_geometry import geometry_of  # noqa: PLC0415
-    from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of  # noqa: PLC0415
-    from cadbench_wb.results import result as results  # noqa: PLC0415
 
     shape = model.shape
     diagonal = diagonal_of(shape)
@@ -214,9 +222,6 @@ class _FacesNear:
     farther than the tolerance is passed over before the exact distance is asked."""
 
     def __init__(self, shape, geometry):
-        import numpy as np  # noqa: PLC0415
-
-        from cadbench_wb import standard  # noqa: PLC0415
 
         self.shape, self.g, self.np = shape, geometry, np
         self.tolerance = standard.LINEAR_TOLERANCE_ABS_MM
@@ -226,8 +231,6 @@ class _FacesNear:
         self.high = np.array([(b.XMax, b.YMax, b.ZMax) for b in boxes]) + self.tolerance
 
     def faces_through(self, point) -> list[int]:
-        import Part  # noqa: PLC0415
-
         np, g = self.np, self.g
         p = np.asarray(point, float)
         rows = np.flatnonzero(np.all((p >= self.low) & (p <= self.high), axis=1))
@@ -244,8 +247,6 @@ class _FacesNear:
         vertex, found = None, []
         for index in rows[~far].tolist():
             if vertex is None:
-                import FreeCAD  # noqa: PLC0415
-
                 vertex = Part.Vertex(FreeCAD.Vector(*point))
             if self.shape.Faces[index].distToShape(vertex)[0] <= self.tolerance:
                 found.append(index)
@@ -256,8 +257,6 @@ class _FacesNear:
 def _drawing_session(shape):
     """techdraw.drawing_session of the reference; TechDraw's failure to project it is the
     reason it cannot be dimensioned."""
-    from cadbench_wb.app.drawing import techdraw  # noqa: PLC0415
-
     with contextlib.ExitStack() as stack:
         try:
             session = stack.enter_context(techdraw.drawing_session(shape, title="reference"))
@@ -283,9 +282,6 @@ def _planned(session) -> dict:
 
 
 def _features(model) -> dict:
-    from cadbench_wb.app.recognition import features as recognition  # noqa: PLC0415
-    from cadbench_wb.app.recognition import threads  # noqa: PLC0415
-
     shape = model.shape
     found = threads.modeled_threads(shape) + threads.cosmetic_threads(model.document_objects, shape)
     return recognition.recognise(shape, found)
@@ -315,9 +311,6 @@ def _dimension(ident: str, target: dict) -> Dimension:
 def _measurable(chosen: list, spectrum, geometry, left_out: list) -> list:
     """The targets located matching finds on the reference at the faces they are bound
     to; the others go to left_out with the reason."""
-    from cadbench_wb.metrics import located_dimensions  # noqa: PLC0415
-    from cadbench_wb.metrics.located import Correspondence  # noqa: PLC0415
-
     correspondence = Correspondence(geometry, geometry)
     kept = []
     for target in chosen:
@@ -346,8 +339,6 @@ def _drawing_self_test(model, case, digest: str, session=None) -> tuple:
     the share of the targets the
     reference's own drawing displays, drawn as scoring draws it (and kept in the same
     cache, so the first scoring does not draw the reference again)."""
-    from cadbench_wb.app.drawing import stage as drawing_stage  # noqa: PLC0415
-
     if not case.dimensions:
         return None, set(), []
     folder = tempfile.mkdtemp(prefix="cadbench-auto-drawing-")

@@ -15,7 +15,10 @@ import math
 import re
 
 import numpy as np
+import Part
 
+from cadbench_wb.app.dimensions import location
+from cadbench_wb.app.dimensions.spectrum import spectrum_of
 from cadbench_wb.case_model import cases
 from cadbench_wb.metrics import dimension_matching as dims
 
@@ -40,8 +43,6 @@ _NAME = re.compile(r"^(Edge|Face|Vertex)(\d+)$")
 
 def spectra_of(shape) -> dict:
     """{mode: Spectrum} of a reference, both modes (compute once per reference)."""
-    from cadbench_wb.app.dimensions.spectrum import spectrum_of  # noqa: PLC0415
-
     return {mode: spectrum_of(shape, mode) for mode in MODES}
 
 
@@ -141,8 +142,6 @@ def _direct_measurement(shape, names: list[str]):
 
 
 def _edge(edge):
-    import Part  # noqa: PLC0415
-
     curve = edge.Curve
     if isinstance(curve, Part.Line):
         return "length", edge.Length
@@ -155,8 +154,6 @@ def _edge(edge):
 
 
 def _face(face):
-    import Part  # noqa: PLC0415
-
     surface = face.Surface
     u0, u1, _, _ = face.ParameterRange
     full = math.degrees(u1 - u0) >= FULL_TURN_DEG
@@ -172,8 +169,6 @@ def _face(face):
 
 
 def _face_pair(a, b):
-    import Part  # noqa: PLC0415
-
     if not (isinstance(a.Surface, Part.Plane) and isinstance(b.Surface, Part.Plane)):
         return None
     na = _outward_normal(a)
@@ -185,8 +180,6 @@ def _face_pair(a, b):
 
 
 def _edge_pair(a, b):
-    import Part  # noqa: PLC0415
-
     if isinstance(a.Curve, Part.Line) and isinstance(b.Curve, Part.Line):
         da, db = a.Curve.Direction, b.Curve.Direction
         if da.cross(db).Length < math.radians(PARALLEL_DEG):
@@ -223,8 +216,6 @@ def place_binding(shape, names: list) -> dict | None:
     or axis (cylinders, cones, tori). None when a pick is not a face, or when the place does
     not name exactly the picked faces again (a point on a shared edge with no direction to
     settle it): the author then binds by hand, or keeps the inferred binding."""
-    from cadbench_wb.app.dimensions import location  # noqa: PLC0415
-
     faces = []
     for name in names:
         match = _NAME.match(name)
@@ -248,8 +239,6 @@ def place_binding(shape, names: list) -> dict | None:
 def _on_face(face) -> list:
     """The face's centre of mass, projected on the face (a hole's centre lies on its axis,
     off the face; an L-shaped face's may lie outside it)."""
-    import Part  # noqa: PLC0415
-
     point = face.distToShape(Part.Vertex(face.CenterOfMass))[1][0][0]  # (on face, on vertex)
     return [_rounded(v) for v in point]
 

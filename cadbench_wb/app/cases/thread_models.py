@@ -9,6 +9,8 @@ used), a PartDesign::Hole with Threaded and ModelThread for a nut. Each takes 1-
 import math
 import os
 
+import Part
+
 from cadbench_wb.app.model.kernel_compat import attach
 from cadbench_wb.runtime.freecad_env import import_freecad
 
@@ -21,7 +23,6 @@ TAP_DRILL = {"M10": 8.5, "M10x1.25": 8.75}
 
 def _modules():
     freecad = import_freecad()
-    import Part  # noqa: PLC0415
     import PartDesign  # noqa: F401, PLC0415 - registers the PartDesign types
     import Sketcher  # noqa: F401, PLC0415
 

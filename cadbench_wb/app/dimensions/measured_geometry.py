@@ -13,6 +13,7 @@ with the sub-element numbering of the delivered file (transformShape keeps the t
 import math
 
 import numpy as np
+import Part
 
 from cadbench_wb.metrics.located import Geometry
 
@@ -23,8 +24,6 @@ def geometry_of(shape, diagonal: float, with_edge_faces: bool = False) -> Geomet
     diagonal: the reference's bounding-box diagonal (the spectrum has it; OCC's tight box
     costs more than everything here). with_edge_faces: which faces each edge bounds, for
     targets bound to faces (a few ms on a 200-face part, so only when asked)."""
-    import Part  # noqa: PLC0415
-
     part = Part
 
     faces, edges = shape.Faces, shape.Edges

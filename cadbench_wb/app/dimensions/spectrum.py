@@ -19,6 +19,7 @@ levels of one direction are paired (pruned beyond a count, geometry/spectrum_geo
 import math
 
 import numpy as np
+import Part
 
 from cadbench_wb import standard
 from cadbench_wb.geometry import spectrum_geometry as geo
@@ -62,8 +63,6 @@ class _Parts:
     """The faces and edges of one shape, classified once."""
 
     def __init__(self, shape):
-        import Part  # noqa: PLC0415
-
         self.Part = Part
         self.shape = shape
         self.faces = shape.Faces

@@ -22,15 +22,14 @@ from cadbench_wb.app.dimensions.measured_geometry import geometry_of
 from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of
 from cadbench_wb.errors import UsageError
 from cadbench_wb.metrics import dimension_matching as dims
-from cadbench_wb.metrics import verdicts
+from cadbench_wb.metrics.measured import Measured
 
 METRIC = "dimensionRecall"
 
 
-def dimension_stage(context) -> None:
+def dimension_stage(context) -> Measured:
     """dimensionRecall and its figures, on a case with targets and a B-rep candidate (the
     registry line's requires, checked by the orchestrator)."""
-    result = context.result
     mode = context.options.get("spectrum") or "default"
     case = context.case
     started = time.perf_counter()
@@ -42,57 +41,56 @@ def dimension_stage(context) -> None:
     recall = dims.recall(outcomes)
     coverage = dims.coverage(outcomes)
     diagonal = diagonal_of(context.reference.shape)
-    result["dimensionRecall"] = recall
-    result["referenceCoverage"] = coverage
-    result["randomHitRate"] = dims.random_hit_rate(candidate, diagonal)
     found = sum(o.candidate is not None for o in outcomes)
     measurable = sum(o.reference is not None for o in outcomes)
-    result["dimensionSpectrum"] = {
-        "mode": mode,
-        "targets": len(outcomes),
-        "found": found,
-        "measurableOnReference": measurable,
-        "candidateCounts": candidate.counts(),
-        "referenceCounts": reference.counts(),
-        "randomHitRange": dims.random_ranges(diagonal),
+    outputs = {
+        "referenceCoverage": coverage,
+        "randomHitRate": dims.random_hit_rate(candidate, diagonal),
+        "dimensionSpectrum": {
+            "mode": mode,
+            "targets": len(outcomes),
+            "found": found,
+            "measurableOnReference": measurable,
+            "candidateCounts": candidate.counts(),
+            "referenceCounts": reference.counts(),
+            "randomHitRange": dims.random_ranges(diagonal),
+        },
     }
     context.timing["dimension_matching"] = time.perf_counter() - started
     started = time.perf_counter()
-    _located(context, outcomes, reference, mode)
+    outputs.update(_located(context, outcomes, reference, mode, (recall, coverage)))
     context.timing["dimension_located"] = time.perf_counter() - started
-    result["dimensions"] = [o.as_dict() for o in outcomes]
-    entry = verdicts.verdict(METRIC, recall, ceiling=coverage)
-    entry["reason"] += (
-        f" ({found} of {len(outcomes)} found, {measurable} of {len(outcomes)} measurable"
-        f" on the reference, {mode} spectrum)"
+    outputs["dimensions"] = [o.as_dict() for o in outcomes]
+    counted = (
+        f"{found} of {len(outcomes)} found, {measurable} of {len(outcomes)} measurable"
+        f" on the reference, {mode} spectrum"
     )
-    if result["dimensionLocated"]["differs"]:
-        entry["note"] = located_note(result)
+    located = outputs["dimensionLocated"]
     if case.raw.get("auto"):
-        entry = auto_verdict(result, entry)
-    result["verdicts"][METRIC] = entry
+        return auto_measured(recall, located, counted, outputs)
+    note = located_note(located) if located["differs"] else None
+    return Measured(recall, outputs, reason_detail=f" ({counted})", ceiling=coverage, note=note)
 
 
-def auto_verdict(result: dict, seed_entry: dict) -> dict:
-    """Automatic targets are each bound to the faces that carry them: the verdict is the
-    located recall (a value found on another feature is not the target), seed 000's
-    value match beside it in the note."""
-    located = result["dimensionLocated"]
-    entry = verdicts.verdict(
-        METRIC, located["dimensionRecallLocated"], ceiling=located["referenceCoverageLocated"]
+def auto_measured(recall: float, located: dict, counted: str, outputs: dict) -> Measured:
+    """Automatic targets are each bound to the faces that carry them: the verdict judges the
+    located recall (a value found on another feature is not the target), seed 000's value
+    match beside it in the note (counted: what seed 000's reason counts)."""
+    return Measured(
+        recall,
+        outputs,
+        reason_detail=(
+            f" (automatic targets, each at its place: {located['membersFound']} of "
+            f"{located['membersTotal']} members found)"
+        ),
+        ceiling=located["referenceCoverageLocated"],
+        note=f"value match (seed 000) {recall:.4f}: {counted}",
+        judged=located["dimensionRecallLocated"],
     )
-    entry["reason"] += (
-        f" (automatic targets, each at its place: {located['membersFound']} of "
-        f"{located['membersTotal']} members found)"
-    )
-    entry["note"] = f"value match (seed 000) {result['dimensionRecall']:.4f}: " + seed_entry[
-        "reason"
-    ].split(" (", 1)[-1].rstrip(")")
-    return entry
 
 
-def _located(context, outcomes, reference_spectrum, mode) -> None:
-    result = context.result
+def _located(context, outcomes, reference_spectrum, mode, seed_figures) -> dict:
+    """The located outputs; seed_figures: seed 000's (recall, coverage)."""
     threads = location.reference_threads(context.reference, context.reference.shape)
     try:
         bindings = location.bindings_of(
@@ -112,7 +110,7 @@ def _located(context, outcomes, reference_spectrum, mode) -> None:
         _extended(context.reference.shape, mode, diagonal),
         threads,
     )
-    _write_located(result, figures)
+    return _located_outputs(seed_figures, figures)
 
 
 def _extended(shape, mode: str, diagonal: float):
@@ -120,22 +118,23 @@ def _extended(shape, mode: str, diagonal: float):
     return None if mode != "default" else lambda: spectrum_of(shape, "extended", diagonal)
 
 
-def _write_located(result: dict, figures: dict) -> None:
-    result["dimensionRecallLocated"] = figures["dimensionRecallLocated"]
-    result["referenceCoverageLocated"] = figures["referenceCoverageLocated"]
+def _located_outputs(seed_figures: tuple, figures: dict) -> dict:
     differs = any(
-        result.get(seed) is not None and abs(result[seed] - figures[located]) > 1e-12
-        for seed, located in (
-            ("dimensionRecall", "dimensionRecallLocated"),
-            ("referenceCoverage", "referenceCoverageLocated"),
+        seed is not None and abs(seed - figures[located]) > 1e-12
+        for seed, located in zip(
+            seed_figures, ("dimensionRecallLocated", "referenceCoverageLocated"), strict=True
         )
     )
-    result["dimensionLocated"] = {**figures, "differs": differs}
+    return {
+        "dimensionRecallLocated": figures["dimensionRecallLocated"],
+        "referenceCoverageLocated": figures["referenceCoverageLocated"],
+        "dimensionLocated": {**figures, "differs": differs},
+    }
 
 
-def located_note(result: dict) -> str:
-    """One line for the verdict and the summary: the located figures beside seed 000's."""
-    located = result["dimensionLocated"]
+def located_note(located: dict) -> str:
+    """One line for the verdict and the summary: the located figures (dimensionLocated)
+    beside seed 000's."""
     return (
         f"located recall {located['dimensionRecallLocated']:.4f} (coverage "
         f"{located['referenceCoverageLocated']:.4f}, {located['membersFound']} of "

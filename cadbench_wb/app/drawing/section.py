@@ -11,6 +11,9 @@ TechDraw centres a section on its cut solid, not on the part: the section's own 
 read off its vertices (the part's vertices on the kept side, seen along the view).
 """
 
+import FreeCAD
+import Part
+
 from cadbench_wb import standard
 
 SECTIONS = ("Section", "SectionB")  # view names; their cutting planes A-A and B-B
@@ -52,9 +55,7 @@ def section_planes(shape, views=("Front", "Top", "Right")) -> list:
 
 
 def _vector(name):
-    import FreeCAD  # noqa: PLC0415
-
-    from cadbench_wb.app.drawing.pose import DIRECTIONS  # noqa: PLC0415
+    from cadbench_wb.app.drawing.pose import DIRECTIONS  # noqa: PLC0415 - heavy: loaded on first use
 
     return FreeCAD.Vector(*DIRECTIONS[name])
 
@@ -65,8 +66,6 @@ def hidden_depth_holes(shape) -> list:
     one (a bore closed by a flat or a drill point's cone). The profile (its radii, blind or
     not) tells holes of one kind, which one section shows for all. Axis-parallel axes
     only: a section of an inclined hole is no true shape."""
-    import Part  # noqa: PLC0415
-
     bores = {}  # axis line -> radii of its concave cylinders
     ends_of = {}
     for face in shape.Faces:
@@ -105,8 +104,6 @@ def _closed_end(ends_of, face) -> bool:
     """Whether a bore ends in a flat disc or a cone (a blind hole's bottom): a face of the
     part that touches the bore and is bounded by the bore's circle alone.
     ends_of: edge hash -> the plane and cone faces holding that edge."""
-    import Part  # noqa: PLC0415
-
     axis, center = face.Surface.Axis, face.Surface.Center
     for edge in face.Edges:
         if edge.Degenerated or not isinstance(edge.Curve, Part.Circle):
@@ -122,8 +119,6 @@ def _closed_end(ends_of, face) -> bool:
 def _on_axis(edge, axis, center, radius) -> bool:
     """A circle of the bore's radius about its axis (a counterbore's floor also has the
     smaller bore's circle: no bottom), or a cone's apex."""
-    import Part  # noqa: PLC0415
-
     if edge.Degenerated:
         # A cone's apex. Read from STEP it has no 3D curve, and edge.Curve raises
         # "TypeError: undefined curve type" (NIST CTC-04: 66 such apexes); FreeCAD's own
@@ -147,8 +142,6 @@ def add_section(doc, page, model, base, plane, scale, index=0):
     """The DrawViewSection of plane (normal, point, base name) at scale, not yet computed:
     the index-th section (A-A, B-B). Properties that differ between TechDraw versions are
     set only where they exist."""
-    import FreeCAD  # noqa: PLC0415
-
     normal, point, _base_name = plane
     section = doc.addObject("TechDraw::DrawViewSection", SECTIONS[index])
     page.addView(section)
@@ -195,7 +188,7 @@ def section_origin(item, shape, plane):
         index += 1
     if not kept:
         return None
-    from cadbench_wb.app.drawing.origin import shared_offset  # noqa: PLC0415
+    from cadbench_wb.app.drawing.origin import shared_offset  # noqa: PLC0415 - heavy: loaded on first use
 
     found = shared_offset([(p.dot(x_dir), p.dot(y_dir)) for p in kept], seen)
     if found is None:

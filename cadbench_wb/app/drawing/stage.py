@@ -20,7 +20,7 @@ import shutil
 import tempfile
 import time
 
-from cadbench_wb.metrics import verdicts
+from cadbench_wb.metrics.measured import Measured
 from cadbench_wb.results import fingerprint
 from cadbench_wb.results import result as results
 
@@ -29,12 +29,12 @@ PROJECTION = "first"  # ISO's default; the projection changes places, not printe
 NOTE = "self-consistency, not proof of shape (seed 000: shape 0.423 scored drawing 1.000)"
 
 
-def drawing_stage(context) -> None:
+def drawing_stage(context) -> Measured:
     """drawingMatch, drawingSelfTest and the `drawing` detail, for a case with targets and a
     B-rep candidate (the registry line's requires, checked by the orchestrator, which also
     writes drawingFingerprint)."""
     with _drawing_folder(context.options) as (folder, keep):
-        _score(context, context.case, folder, keep)
+        return _score(context, context.case, folder, keep)
 
 
 def _ahead_timing(timing: dict, ahead, started: float) -> None:
@@ -72,8 +72,7 @@ def _drawing_folder(options: dict):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _score(context, case, folder: str, keep: bool) -> None:
-    result = context.result
+def _score(context, case, folder: str, keep: bool) -> Measured:
     candidate, reference = _both_drawings(context, case, folder)
 
     match = candidate.get("match")
@@ -83,28 +82,26 @@ def _score(context, case, folder: str, keep: bool) -> None:
     # CTC-04 miss its ceiling by 3e-11 (reachable FAIL) on every scoring after the first.
     value = results.rounded(match["value"]) if match else None
     self_test = results.rounded(ceiling["value"]) if ceiling else None
-    result[METRIC] = value
-    result["drawingSelfTest"] = self_test
-    result["drawing"] = {
-        "applicable": True,
-        "kept": keep,
-        "note": NOTE,
-        "candidate": _summary(candidate, "candidate"),
-        "reference": _summary(reference, "reference"),
-        "dimensions": match["dimensions"] if match else [],
+    outputs = {
+        "drawingSelfTest": self_test,
+        "drawing": {
+            "applicable": True,
+            "kept": keep,
+            "note": NOTE,
+            "candidate": _summary(candidate, "candidate"),
+            "reference": _summary(reference, "reference"),
+            "dimensions": match["dimensions"] if match else [],
+        },
     }
     if value is None:
         reason = f"the candidate could not be drawn: {candidate['failure']}"
-        entry = verdicts.verdict(METRIC, None, reason=reason)
+        return Measured(None, outputs, reason=reason, note=NOTE)
+    detail = f" ({match['found']} of {match['of']} targets displayed"
+    if self_test is not None:
+        detail += f"; the reference's drawing displays {ceiling['found']})"
     else:
-        entry = verdicts.verdict(METRIC, value, ceiling=self_test)
-        entry["reason"] += f" ({match['found']} of {match['of']} targets displayed"
-        if self_test is not None:
-            entry["reason"] += f"; the reference's drawing displays {ceiling['found']})"
-        else:
-            entry["reason"] += f"; the reference could not be drawn: {reference['failure']})"
-    entry["note"] = NOTE
-    result["verdicts"][METRIC] = entry
+        detail += f"; the reference could not be drawn: {reference['failure']})"
+    return Measured(value, outputs, reason_detail=detail, ceiling=self_test, note=NOTE)
 
 
 def _both_drawings(context, case, folder: str) -> tuple:
@@ -134,8 +131,8 @@ def _drawn(shape, folder: str, case, title: str, session=None) -> dict:
     """Make and read back one drawing; a failure is reported, never raised: the other
     metrics stand whatever TechDraw does with an odd shape. session: a
     techdraw.drawing_session of this shape, which draws it without projecting again."""
-    from cadbench_wb.app.drawing import techdraw as drawing  # noqa: PLC0415
-    from cadbench_wb.drafting import readback as drawing_readback  # noqa: PLC0415
+    from cadbench_wb.app.drawing import techdraw as drawing  # noqa: PLC0415 - heavy: loaded on first use
+    from cadbench_wb.drafting import readback as drawing_readback  # noqa: PLC0415 - heavy: loaded on first use
 
     try:
         if session is not None:

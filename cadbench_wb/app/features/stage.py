@@ -16,7 +16,8 @@ expected entries only; `supplement` adds the expected entries recognition did no
 """
 
 from cadbench_wb import standard
-from cadbench_wb.metrics import case_sections, feature_matching, verdicts
+from cadbench_wb.metrics import case_sections, feature_matching
+from cadbench_wb.metrics.measured import Measured
 
 
 def case_features(case) -> tuple[str, list[dict]] | None:
@@ -41,8 +42,8 @@ def _all(found: dict) -> list[dict]:
     return found["features"] + found["unrecognised"]
 
 
-def feature_stage(context) -> None:
-    """semanticMatch, the `features` detail and the verdict. Recognition is the facts'
+def feature_stage(context) -> Measured:
+    """semanticMatch, the `features` detail and the verdict's reason. Recognition is the facts'
     (app/facts.py): on a mesh candidate, of the B-rep rebuilt from its triangles (the
     orchestrator made the metric not applicable where that failed)."""
     rebuild = context.mesh_rebuild.detail if context.is_mesh else None
@@ -95,14 +96,10 @@ def feature_stage(context) -> None:
             "counts": {"target": len(target), "candidate": len(cand_all)},
         }
     )
-    context.result["semanticMatch"] = matched["value"]
-    context.result["features"] = detail
     exact = sum(1 for p in pairs if p["credit"] == 1.0)
     reason = (
         f"{exact} of {len(target)} target features matched exactly"
         + (f", {len(pairs) - exact} in part" if len(pairs) > exact else "")
         + f", {len(matched['missing'])} missing, {len(matched['extra'])} extra"
     )
-    context.result["verdicts"]["semanticMatch"] = verdicts.verdict(
-        "semanticMatch", matched["value"], reason=reason
-    )
+    return Measured(matched["value"], {"features": detail}, reason=reason)

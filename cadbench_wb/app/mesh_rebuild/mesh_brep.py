@@ -14,7 +14,9 @@ mesh's (standard.MESH_FEATURES volume_rel); otherwise RebuildFailed names why.
 
 import math
 
+import FreeCAD
 import numpy as np
+import Part
 
 from cadbench_wb import standard
 from cadbench_wb.geometry import mesh_segments, surface_fitting, surface_snapping
@@ -177,8 +179,6 @@ def _holds_apex(region, vertices, triangles, tolerance) -> bool:
 
 def _edge(chain, region, vertices, tolerance, cache):
     """The Part edge of a chain, made once and shared by the two regions it separates."""
-    import Part  # noqa: PLC0415
-
     key = (frozenset((region, chain.regions[1])), frozenset(chain.vertices))
     if key in cache:
         return cache[key]
@@ -241,14 +241,10 @@ def _on_circle(point, circle):
 
 
 def _vector(p):
-    import FreeCAD  # noqa: PLC0415
-
     return FreeCAD.Vector(float(p[0]), float(p[1]), float(p[2]))
 
 
 def _wire(edges, region):
-    import Part  # noqa: PLC0415
-
     try:
         wire = Part.Wire(edges)
     except Exception as exc:  # OCC's wire builder refuses disconnected edges
@@ -259,8 +255,6 @@ def _wire(edges, region):
 
 
 def _geometry(surface, points):
-    import Part  # noqa: PLC0415
-
     origin, axis = _vector(surface.origin), _vector(surface.axis)
     if surface.kind == "plane":
         return Part.Plane(origin, axis)
@@ -289,9 +283,6 @@ def _sphere(surface, points):
     region's points and its poles as far from them as can be: a face bounded on a sphere
     across its seam or round a pole came out invalid (a quarter ball of NIST FTC-08's
     STL)."""
-    import FreeCAD  # noqa: PLC0415
-    import Part  # noqa: PLC0415
-
     directions = points - surface.origin
     directions /= np.maximum(np.linalg.norm(directions, axis=1), surface_fitting.TINY)[:, None]
     middle = directions.mean(axis=0)
@@ -330,8 +321,6 @@ def _bounded(geometry, wire, surface, inside, area, tolerance):
     fresh copies of it; without such a vertex, the one nearer the region's area. Not by area alone: a hemisphere's two faces have the same
     area, and NIST FTC-06's STL had its pocket made a ball (+8580 mm3) and its dome of
     82 % of a ball its 18 % cap (-16758 mm3) whichever way its wire ran."""
-    import Part  # noqa: PLC0415
-
     face = _fixed_face(geometry, wire, tolerance)
     if surface.kind not in ("sphere", "torus"):
         return face
@@ -359,8 +348,6 @@ def _fixed_face(geometry, wire, tolerance):
     precision of the cone's, and a fitted apex lies within the fit tolerance of the mesh's
     vertex (NIST CTC-01's drill points: invalid mended at 1e-7, valid at 1e-5). Faces
     valid at 1e-7 are left as they were."""
-    import Part  # noqa: PLC0415
-
     face = Part.Face(geometry, wire)
     face.fix(1e-7, 1e-7, 1e-4)
     if face.isValid():
@@ -400,8 +387,6 @@ def _planar_face(wires):
     converged, or too far to move; surface_snapping) lies off the plane by float rounding
     (4e-6 mm; one of NIST FTC-06's 71 planes as meshed), and the face is then bounded on
     the fitted plane as a curved face is on its surface."""
-    import Part  # noqa: PLC0415
-
     try:
         face = Part.makeFace(wires, "Part::FaceMakerBullseye")
     except Exception as exc:  # FreeCAD raises it as a Base.FreeCADError
@@ -431,8 +416,6 @@ def _unified(solid):
 
 
 def _sewn_solid(faces, tolerance):
-    import Part  # noqa: PLC0415
-
     try:
         shell = Part.Shell(faces)
         closed = shell.isClosed()

@@ -29,7 +29,7 @@ def reason(reads: str, why: str | None = None) -> str:
 def rebuilt_from(facts) -> tuple:
     """(the analytic solid rebuilt from the candidate's triangles in the reference frame, or
     None; the detail for the JSON); facts.mesh_rebuild keeps it for the scoring."""
-    from cadbench_wb.app.mesh_rebuild import mesh_brep  # noqa: PLC0415
+    from cadbench_wb.app.mesh_rebuild import mesh_brep  # noqa: PLC0415 - heavy: loaded on first use
 
     vertices, triangles = facts.candidate.mesh
     pose = facts.alignment.best

@@ -9,6 +9,9 @@ FreeCAD and nothing from the file runs.
 import os
 import tempfile
 
+import FreeCAD
+import Part
+
 from cadbench_wb.errors import DeliveryFailure
 from cadbench_wb.inputs import fcstd_data, fcstd_rule
 
@@ -56,8 +59,6 @@ def _nothing_scored(document, broken) -> DeliveryFailure:
 
 
 def _placed(part):
-    import FreeCAD  # noqa: PLC0415
-
     try:
         data = part.document.archive.read(part.member)
     except fcstd_data.MEMBER_READ_ERRORS as exc:
@@ -98,8 +99,6 @@ def _summary(part, shape, document) -> dict:
 
 def brep_from_bytes(data: bytes, member: str, path: str):
     """A stored shape (BREP text, or OCCT binary '.bin' as LinkStage3 writes) as a Shape."""
-    import Part  # noqa: PLC0415
-
     shape = Part.Shape()
     with tempfile.TemporaryDirectory(prefix="cadbench-") as tmp:
         target = os.path.join(tmp, os.path.basename(member))

@@ -13,7 +13,11 @@ jobs (campaigns) keeps the answer, since the kernel loaded in a process does not
 import math
 import os
 
+import FreeCAD
+import Part
+
 from cadbench_wb import resources
+from cadbench_wb.app.model.kernel_compat import finished_views
 from cadbench_wb.errors import EnvironmentBroken
 
 # The two boxes: 2 x 2 x 2 at the origin and the same moved 1 along x. Their common part is
@@ -24,9 +28,6 @@ RELATIVE_TOLERANCE = 1e-9  # exact arithmetic on planar boxes: any error is a br
 
 
 def _boxes():
-    import FreeCAD  # noqa: PLC0415
-    import Part  # noqa: PLC0415
-
     first = Part.makeBox(SIDE, SIDE, SIDE)
     second = Part.makeBox(SIDE, SIDE, SIDE, FreeCAD.Vector(SHIFT, 0, 0))
     return first, second
@@ -37,8 +38,6 @@ def _close(value: float, expected: float) -> bool:
 
 
 def compound_problem() -> str:
-    import Part  # noqa: PLC0415
-
     first, second = _boxes()
     compound = Part.makeCompound([first, second])
     if len(compound.Solids) != 2 or not _close(compound.Volume, 2 * SIDE**3):
@@ -66,10 +65,7 @@ def tessellation_problem() -> str:
 
 def projection_problem() -> str:
     """A TechDraw view of the box, as the drawing stage makes one: four visible edges."""
-    import FreeCAD  # noqa: PLC0415
     import TechDraw  # noqa: F401, PLC0415 - registers the TechDraw document objects
-
-    from cadbench_wb.app.model.kernel_compat import finished_views  # noqa: PLC0415
 
     first, _ = _boxes()
     doc = FreeCAD.newDocument("cadbench_selftest")
@@ -101,7 +97,7 @@ BLAS_BUFFER_BYTES = 128 << 20
 
 
 def blas_problem() -> str:
-    import numpy as np  # noqa: PLC0415
+    import numpy as np  # noqa: PLC0415 - heavy: loaded on first use
 
     room = np.empty(2 * BLAS_BUFFER_BYTES, dtype=np.uint8)  # address space only, untouched
     del room

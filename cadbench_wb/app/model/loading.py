@@ -10,9 +10,10 @@ import tempfile
 from collections.abc import Callable
 
 import numpy as np
+import Part
 
 from cadbench_wb import standard
-from cadbench_wb.app.model import fcstd_shapes
+from cadbench_wb.app.model import fcstd_shapes, mesh_solid
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
 from cadbench_wb.inputs import checks as input_checks
 from cadbench_wb.inputs import formats, step_units
@@ -243,8 +244,6 @@ def step_face_count(path: str) -> int:
 
 
 def _read_shape(path: str):
-    import Part  # noqa: PLC0415
-
     try:
         with kernel_path(path) as readable:
             return Part.read(readable)
@@ -304,8 +303,6 @@ def self_intersecting_face(solid) -> str | None:
 def _revolution_axis(surface):
     """(a point, the unit direction) of a surface's axis of revolution, if it has one that
     its meridian may cross (tori and surfaces of revolution)."""
-    import Part  # noqa: PLC0415
-
     if isinstance(surface, Part.Toroid):
         point, direction = surface.Center, surface.Axis
     elif isinstance(surface, Part.SurfaceOfRevolution):
@@ -336,8 +333,6 @@ def _without_degenerate(solids, volumes):
     note per drop."""
     if len(solids) < 2:
         return solids, volumes, []
-    import Part  # noqa: PLC0415
-
     total = sum(volumes)
     diagonal = Part.makeCompound(solids).BoundBox.DiagonalLength
     largest = max(range(len(solids)), key=lambda i: volumes[i])
@@ -375,9 +370,7 @@ def _mesh_model(path: str, fmt: str, known_volumes=None) -> LoadedModel:
     (mesh_solid.checked_mesh), or a named failure. The mesh modules are imported where a
     mesh or a union is read, not with this module: the drawing child reads STEP and BREP
     files through scored_shape, and scipy, which they bring in, cost it 0.2-0.35 s of CPU."""
-    import Mesh  # noqa: PLC0415
-
-    from cadbench_wb.app.model import mesh_solid  # noqa: PLC0415
+    import Mesh  # noqa: PLC0415 - FreeCAD-only
 
     try:
         with kernel_path(path) as readable:

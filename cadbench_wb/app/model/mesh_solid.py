@@ -17,6 +17,7 @@ gets the same one as before.
 import time
 
 import numpy as np
+import Part
 
 from cadbench_wb.app.model import placement
 from cadbench_wb.errors import DeliveryFailure
@@ -64,7 +65,7 @@ class TriangleSolid:
         # Imported here: every scoring imports this module (meshing asks is_triangles), and
         # mesh_segments brings scipy's optimize and csgraph (0.08 CPU-s), which only a
         # delivered mesh needs.
-        from cadbench_wb.geometry import mesh_segments  # noqa: PLC0415
+        from cadbench_wb.geometry import mesh_segments  # noqa: PLC0415 - heavy: loaded on first use
 
         return float(mesh_segments.triangle_normals(self.vertices, self.triangles)[1].sum())
 
@@ -138,8 +139,6 @@ SEWING_TOLERANCE_MM = 1e-6
 def polyhedral_solid(vertices: np.ndarray, triangles: np.ndarray):
     """The Part solid of a closed, outward triangle mesh: FreeCAD's conversion, one planar
     face per triangle, sewn at SEWING_TOLERANCE_MM (what loading did before any check)."""
-    import Part  # noqa: PLC0415
-
     shell = Part.Shape()
     shell.makeShapeFromMesh(
         ([tuple(p) for p in vertices], [tuple(int(i) for i in t) for t in triangles]),

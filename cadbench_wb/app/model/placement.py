@@ -9,6 +9,7 @@ in, cost it 0.2-0.35 s of CPU per scoring for nothing.
 
 import sys
 
+import FreeCAD
 import numpy as np
 
 
@@ -17,8 +18,6 @@ def placed(shape, rotation: np.ndarray, translation: np.ndarray):
     made exactly orthonormal first: OCC refuses to move a B-rep by a matrix whose scale
     differs from 1 by more than ~1e-14 ("Moving with scaling transformation is
     forbidden"), and a rotation read back from JSON carries its printed digits only."""
-    import FreeCAD  # noqa: PLC0415
-
     rotation = proper_rotation(rotation)
     if _is_triangles(shape):
         return shape.moved(rotation, translation)

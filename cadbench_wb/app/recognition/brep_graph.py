@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import math
 
+import FreeCAD
 import numpy as np
 
 from cadbench_wb import standard
@@ -229,8 +230,6 @@ def _curve_kind(edge) -> str:
 
 
 def _normal_at(info: FaceInfo, point) -> np.ndarray | None:
-    import FreeCAD  # noqa: PLC0415
-
     face = info.face
     try:
         u, v = info.surface.parameter(FreeCAD.Vector(*point))
@@ -241,8 +240,6 @@ def _normal_at(info: FaceInfo, point) -> np.ndarray | None:
 
 def _inward(info: FaceInfo, point: np.ndarray, normal: np.ndarray, tangent: np.ndarray, step):
     """The unit direction from an edge point into the face, in the face's tangent plane."""
-    import FreeCAD  # noqa: PLC0415
-
     side = np.cross(normal, tangent)
     length = np.linalg.norm(side)
     if length < 1e-12:

@@ -22,6 +22,8 @@ import dataclasses
 import math
 
 import numpy as np
+import Part
+from scipy.spatial import cKDTree
 
 from cadbench_wb import standard
 from cadbench_wb.app.model import mesh_solid, meshing
@@ -264,8 +266,6 @@ class _Overlap:
 
 def _face_directions(shape) -> list[tuple[np.ndarray, float]]:
     """(direction, area) of each planar face's outward normal and each cylinder's axis."""
-    import Part  # noqa: PLC0415
-
     weights = []
     for face in shape.Faces:
         surface = face.Surface
@@ -475,8 +475,6 @@ def _snapped(pose: Pose, reference, candidate, proxy, params) -> Pose:
     those pairs (Kabsch) puts shared faces on top of each other to rounding error, where
     the booleans are exact. Candidates without such pairs keep the ICP pose.
     """
-    from scipy.spatial import cKDTree  # noqa: PLC0415
-
     if "vertex snap" in pose.origin:
         return pose  # snapped while refining (_better)
     points_ref, points_cand = vertex_points(reference), vertex_points(candidate)
@@ -573,8 +571,6 @@ def _phase_turns(reference, candidate, tolerance: float, vote: float) -> list[fl
     few: taking the first turns met instead made the choice depend on the order of the
     vertices (an STL of NIST FTC-11 lists its 6,000 vertices in another order than its
     polyhedron's B-rep does, and none of the first 12 turns met snapped)."""
-    from scipy.spatial import cKDTree  # noqa: PLC0415
-
     h_ref, r_ref, phi_ref = reference
     h_cand, r_cand, phi_cand = candidate
     off_axis = np.flatnonzero(r_cand > tolerance)

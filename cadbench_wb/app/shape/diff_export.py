@@ -15,6 +15,7 @@ trimesh (glTF) is optional, not on the Addon Manager's allow-list: without it ea
 import os
 
 import numpy as np
+import Part
 
 from cadbench_wb import standard
 from cadbench_wb.app.model import meshing
@@ -43,8 +44,6 @@ def write_diff(shapes: dict, folder: str, method: str | None = None, volume_a=No
 
 
 def _exact_pieces(shapes: dict, folder: str, sliver: float) -> dict:
-    import Part  # noqa: PLC0415
-
     written, dropped = {}, 0
     for key, stem in NAMES.items():
         shape = shapes.get(key)

@@ -3,6 +3,8 @@
 exact-boolean child (time_budget.py) imports only this and Part, not the cross-check's
 numpy, scipy and mesh modules (0.25 CPU-s of its start-up per job)."""
 
+import Part
+
 
 def exact_booleans(reference, candidate, fuzzy: float = 0.0, keep_shapes: bool = True) -> dict:
     """Volumes of A, B, A^B, AuB, A-B, B-A from OpenCASCADE; None where a boolean failed.
@@ -22,8 +24,6 @@ def exact_booleans(reference, candidate, fuzzy: float = 0.0, keep_shapes: bool =
         pieces = None
     if pieces is None:
         return _four_booleans(reference, candidate, volumes, fuzzy, keep_shapes)
-    import Part  # noqa: PLC0415
-
     shapes = {}
     for key in ("common", "missing", "extra"):
         solids = pieces[key]

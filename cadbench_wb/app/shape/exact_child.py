@@ -42,7 +42,7 @@ def _limit_cpu(folder: str, spent: float) -> None:
     limit is rounded up. No core file is written."""
     if not time_budget.cpu_limit_available():
         return
-    import resource  # noqa: PLC0415
+    import resource  # noqa: PLC0415 - Unix-only
 
     with open(os.path.join(folder, "job.json")) as handle:
         budget = json.load(handle).get("cpu_budget_s")

@@ -5,12 +5,15 @@ plain-language reading (seed 002) and the diff export."""
 import os
 
 from cadbench_wb import standard
+from cadbench_wb.app.shape import diff_export
 from cadbench_wb.app.shape import fidelity as shape_fidelity
-from cadbench_wb.metrics import unit_scale, verdicts
+from cadbench_wb.metrics import unit_scale
+from cadbench_wb.metrics.measured import Measured
 
 
-def shape_stage(context) -> None:
-    """shapeIoU with its diagnostics, cross-check and alignment."""
+def shape_stage(context) -> Measured:
+    """shapeIoU with its diagnostics, cross-check and alignment (under `shape`), the
+    verdict's reason and note, and the diff files when options["export_diff"] asks."""
     computed = shape_fidelity.shape_figures(
         context.reference.shape,
         context.aligned,
@@ -32,27 +35,28 @@ def shape_stage(context) -> None:
     if scale is not None:
         figures["scaleFactor"] = scale
     figures["interpretation"] = interpretation_lines(figures)
-    context.result["shape"] = figures
-    context.result["shapeIoU"] = figures["iou"]
     reason = figures["reason"]
     if figures["method"] == "mesh":
         reason = f"method mesh (+-{figures['crossCheck']['sampledStderr']:.4f}): {reason}"
-    context.result["verdicts"]["shapeIoU"] = verdicts.verdict(
-        "shapeIoU", figures["iou"], reason=None if figures["method"] == "exact" else reason
-    )
+    notes = []
     if scale is not None:  # the failure names the factor and the likely unit mix-up
         tolerance = standard.INTERPRETATION["uniform_scale_rel"]
-        context.result["verdicts"]["shapeIoU"]["note"] = unit_scale.scale_line(scale, tolerance)
+        notes.append(unit_scale.scale_line(scale, tolerance))
     if context.alignment.ambiguous:
-        ambiguous = (
+        notes.append(
             f"{len(context.alignment.alternatives)} other pose(s) fit equally well "
             "(symmetric part): see shape.alignment.alternatives"
         )
-        verdict = context.result["verdicts"]["shapeIoU"]
-        verdict["note"] = f"{verdict['note']}; {ambiguous}" if verdict.get("note") else ambiguous
+    outputs = {"shape": figures}
     export_dir = context.options.get("export_diff")
     if export_dir:
-        context.result["diffFiles"] = export_diff(context, export_dir)
+        outputs["diffFiles"] = export_diff(context, export_dir, figures)
+    return Measured(
+        figures["iou"],
+        outputs,
+        reason="" if figures["method"] == "exact" else reason,
+        note="; ".join(notes) or None,
+    )
 
 
 def scale_factor(context, figures: dict) -> float | None:
@@ -64,7 +68,7 @@ def scale_factor(context, figures: dict) -> float | None:
     ratio = figures.get("volume_ratio")
     if not ratio or abs(ratio - 1) <= p["size_ratio_off"]:
         return None
-    from cadbench_wb.app.shape import alignment  # noqa: PLC0415
+    from cadbench_wb.app.shape import alignment  # noqa: PLC0415 - heavy: loaded on first use
 
     properties = []
     for index, model in enumerate((context.reference, context.candidate)):
@@ -122,12 +126,10 @@ def interpretation_lines(figures: dict) -> list[str]:
     return lines
 
 
-def export_diff(context, folder: str) -> dict:
-    """missing, extra and common as STEP and GLB (seed 002's diff outputs)."""
-    from cadbench_wb.app.shape import diff_export  # noqa: PLC0415
-
+def export_diff(context, folder: str, figures: dict) -> dict:
+    """missing, extra and common as STEP and GLB (seed 002's diff outputs); figures: the
+    stage's `shape` output."""
     os.makedirs(folder, exist_ok=True)
-    shape = context.result.get("shape") or {}
     return diff_export.write_diff(
-        context.diff_shapes, folder, shape.get("method"), shape.get("volumeA")
+        context.diff_shapes, folder, figures.get("method"), figures.get("volumeA")
     )

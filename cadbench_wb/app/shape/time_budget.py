@@ -24,7 +24,10 @@ import subprocess
 import tempfile
 import time
 
-from cadbench_wb.runtime import runner
+import Part
+
+from cadbench_wb import standard
+from cadbench_wb.runtime import memory_use, runner
 
 
 class BudgetSpent(Exception):
@@ -131,8 +134,6 @@ class ExactWorker:
         """Whether the child's peak address space stays under SPARE_MEMORY_SHARE of the
         limit it inherited (this process's): what OpenCASCADE keeps from a job must never
         make a later job die of memory, which would change that job's route."""
-        from cadbench_wb.runtime import memory_use  # noqa: PLC0415
-
         limit = memory_use.limit_mb()
         return not limit or memory_use.peak_mb(self.process.pid) < SPARE_MEMORY_SHARE * limit
 
@@ -234,10 +235,6 @@ class ExactJob:
     def result(self, wall_s: float | None = None) -> dict:
         """The job's volumes and pieces; raises BudgetSpent. wall_s: the backstop, counted
         from the job's start (standard.CROSS_CHECK exact_backstop_wall_s unless given)."""
-        import Part  # noqa: PLC0415
-
-        from cadbench_wb import standard  # noqa: PLC0415
-
         if wall_s is None:
             wall_s = standard.CROSS_CHECK["exact_backstop_wall_s"]
             if not cpu_limit_available():  # no CPU limit: the budget falls back to the clock

@@ -10,7 +10,8 @@ without a thread carry no value here), and not_applicable_detail says what each 
 from cadbench_wb import standard
 from cadbench_wb.app.recognition import threads
 from cadbench_wb.app.threads import zone as thread_zone
-from cadbench_wb.metrics import case_sections, thread_matching, verdicts
+from cadbench_wb.metrics import case_sections, thread_matching
+from cadbench_wb.metrics.measured import Measured
 
 
 def cosmetic_rule(case) -> str:
@@ -29,23 +30,20 @@ def _found(facts) -> dict:
     }
 
 
-def thread_stage(context) -> None:
-    """threadMatch, the per-thread detail under `threads`, and the verdict (the reference
-    has a thread: the orchestrator checked the registry's requires)."""
+def thread_stage(context) -> Measured:
+    """threadMatch, the per-thread detail under `threads`, and the verdict's reason (the
+    reference has a thread: the orchestrator checked the registry's requires)."""
     detail = _found(context)
     reference, candidate, rule = detail["reference"], detail["candidate"], detail["cosmetic"]
     volumes = _zone_volumes(context, reference)
     matched = thread_matching.match_threads(reference, candidate, standard.THREADS, rule, volumes)
-    context.result["threadMatch"] = matched["value"]
-    context.result["threads"] = dict(
-        detail, applicable=True, pairs=matched["pairs"], failures=matched["failures"]
-    )
     reason = "; ".join(matched["failures"]) or (
         f"all {len(reference)} reference thread(s) match in type, pitch, hand, position and volume"
     )
-    context.result["verdicts"]["threadMatch"] = verdicts.verdict(
-        "threadMatch", matched["value"], reason=reason
+    threads_detail = dict(
+        detail, applicable=True, pairs=matched["pairs"], failures=matched["failures"]
     )
+    return Measured(matched["value"], {"threads": threads_detail}, reason=reason)
 
 
 def not_applicable_detail(facts, reason: str) -> dict:
