@@ -443,16 +443,8 @@ def entries_of(section) -> list[dict]:
 
 
 def grouped_entries(section):
-    if isinstance(section, list):
-        return [("", e) for e in section]
-    if isinstance(section, dict):
-        for key in ("items", "entries", "list", "dimensions", "features", "threads"):
-            if isinstance(section.get(key), list):
-                return [("", e) for e in section[key]]
-        return [
-            (group, e) for group, items in section.items() if isinstance(items, list) for e in items
-        ]
-    return []
+    """(group, entry) pairs of a section, as the core reads them (result_rows)."""
+    return result_rows.listed_entries(section)
 
 
 def words(status) -> str:

@@ -132,19 +132,6 @@ def _calls_into(name, package):
     return name == f"cadbench_wb.{package}" or name.startswith(f"cadbench_wb.{package}.")
 
 
-def test_pure_packages_import_no_kernel_or_qt_even_inside_functions():
-    offenders = [
-        (rel, name)
-        for rel, path in _modules()
-        if rel.startswith(PURE_PACKAGES)
-        for name in _imported_names(path)
-        if name.split(".")[0] in KERNEL | GUI
-        or _calls_into(name, "app")
-        or _calls_into(name, "gui")
-    ]
-    assert offenders == []
-
-
 def test_only_freecad_entries_call_the_freecad_layer_from_outside_it():
     callers = {
         rel
