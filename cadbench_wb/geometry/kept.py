@@ -16,11 +16,13 @@ import hashlib
 
 import numpy as np
 
-# Entries kept (the reference side of one scoring makes about six): the last few
-# references' (a campaign of several cases interleaved), not an unbounded store.
-LIMIT = 24
+# What is kept: at most LIMIT entries (the reference side of one scoring makes about eight)
+# and BUDGET bytes of arrays, the oldest used dropped first: the last few references' (a
+# campaign of several cases interleaved), never an unbounded store.
+LIMIT = 64
+BUDGET = 256 * 1024 * 1024
 
-_KEPT: collections.OrderedDict = collections.OrderedDict()
+_KEPT: collections.OrderedDict = collections.OrderedDict()  # key -> (value, bytes)
 
 
 def mesh_key(vertices, triangles) -> tuple:
@@ -38,11 +40,12 @@ def kept(kind: str, mesh, params: tuple, make):
     key = (kind, mesh_key(*mesh), params)
     if key in _KEPT:
         _KEPT.move_to_end(key)
-        return _KEPT[key]
+        return _KEPT[key][0]
     value = make()
-    _read_only(value)
-    _KEPT[key] = value
-    while len(_KEPT) > LIMIT:
+    _KEPT[key] = (value, _read_only(value))
+    while len(_KEPT) > 1 and (
+        len(_KEPT) > LIMIT or sum(size for _, size in _KEPT.values()) > BUDGET
+    ):
         _KEPT.popitem(last=False)
     return value
 
@@ -51,14 +54,16 @@ def clear() -> None:
     _KEPT.clear()
 
 
-def _read_only(value) -> None:
-    """Every numpy array of value (itself, in a tuple, or an attribute) made read-only."""
+def _read_only(value) -> int:
+    """Every numpy array of value (itself, in a tuple, or an attribute) made read-only; the
+    bytes they hold."""
     if isinstance(value, np.ndarray):
         value.flags.writeable = False
-    elif isinstance(value, tuple | list):
-        for item in value:
-            _read_only(item)
-    elif hasattr(value, "__dict__"):
-        for item in vars(value).values():
-            if isinstance(item, np.ndarray):
-                item.flags.writeable = False
+        return value.nbytes
+    if isinstance(value, tuple | list):
+        return sum(_read_only(item) for item in value)
+    if hasattr(value, "__dict__"):
+        return sum(
+            _read_only(item) for item in vars(value).values() if isinstance(item, np.ndarray)
+        )
+    return 0
