@@ -281,6 +281,7 @@ class InsideTest:
         order = np.argsort(key, kind="stable")
         self.key = key[order]
         self.index = np.repeat(np.arange(len(tri)), spans)[order]
+        self.terms = _triangle_terms(tri)
 
     def __call__(self, points: np.ndarray) -> np.ndarray:
         points = np.asarray(points, dtype=np.float64)
@@ -300,8 +301,33 @@ class InsideTest:
         offsets = np.arange(len(pair_ray)) - np.repeat(np.cumsum(counts) - counts, counts)
         pair_tri = self.index[np.repeat(first, counts) + offsets]
         rays = points[near[pair_ray]]
-        z, hit = _pair_heights(rays[:, :2], self.tri[pair_tri])
-        above = hit & (z > rays[:, 2])
+        above = _crossed_above(rays, self.terms[pair_tri])
         crossings = np.bincount(pair_ray[above], minlength=len(near))
         result[near] = crossings % 2 == 1
         return result
+
+
+def _triangle_terms(tri: np.ndarray) -> np.ndarray:
+    """(triangles, 10): the per-triangle factors of _pair_heights (b1 - c1, c0 - b0, c1 - a1,
+    a0 - c0, the determinant d, c0, c1, a2, b2, c2), computed once for every call."""
+    a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
+    d = (b[:, 1] - c[:, 1]) * (a[:, 0] - c[:, 0]) + (c[:, 0] - b[:, 0]) * (a[:, 1] - c[:, 1])
+    columns = (b[:, 1] - c[:, 1], c[:, 0] - b[:, 0], c[:, 1] - a[:, 1], a[:, 0] - c[:, 0], d)
+    return np.column_stack([*columns, c[:, 0], c[:, 1], a[:, 2], b[:, 2], c[:, 2]])
+
+
+def _crossed_above(rays: np.ndarray, terms: np.ndarray) -> np.ndarray:
+    """Whether each ray (x, y, z) crosses its paired triangle (terms: _triangle_terms) above
+    z: _pair_heights's arithmetic, operation for operation (the same doubles, so the same
+    answers), with the factors that belong to the triangle alone taken from the table and
+    the height computed only where the ray crosses."""
+    dx, dy = rays[:, 0] - terms[:, 5], rays[:, 1] - terms[:, 6]
+    d = terms[:, 4]
+    l1 = (terms[:, 0] * dx + terms[:, 1] * dy) / d
+    l2 = (terms[:, 2] * dx + terms[:, 3] * dy) / d
+    l3 = 1.0 - l1 - l2
+    hit = np.flatnonzero((l1 >= 0) & (l2 >= 0) & (l3 > 0))
+    above = np.zeros(len(rays), dtype=bool)
+    l1, l2, l3, t = l1[hit], l2[hit], l3[hit], terms[hit]
+    above[hit] = l1 * t[:, 7] + l2 * t[:, 8] + l3 * t[:, 9] > rays[hit, 2]
+    return above
