@@ -200,6 +200,7 @@ class ColumnOccupancy:
         ix, iy = np.meshgrid(np.arange(self.counts[0]), np.arange(self.counts[1]), indexing="ij")
         centres = lo[:2] + (np.column_stack([ix.ravel(), iy.ravel()]) + 0.5) * self.cell
         self.heights = crossing_heights(centres, vertices, triangles)
+        self.crossings = np.ascontiguousarray(self.heights.T)  # (crossings, columns)
         finite = np.where(np.isfinite(self.heights), self.heights, 0.0)
         even = finite.shape[1] - finite.shape[1] % 2
         pairs = finite[:, 1:even:2] - finite[:, 0:even:2]
@@ -209,16 +210,23 @@ class ColumnOccupancy:
         self.volume = float(self.column_length.sum() * self.cell[0] * self.cell[1])
 
     def contains(self, points: np.ndarray) -> np.ndarray:
+        """Which points lie inside: an odd count of their column's heights at or below them.
+        (Heights read crossing-major, a row per crossing: the count over a few long rows
+        costs a fifth less than over many short ones, the alignment's proxy asks a hundred
+        times a pair.)"""
         points = points[:, self.axes]
+        z = points[:, 2]
         cells = np.floor((points[:, :2] - self.lo[:2]) / self.cell).astype(np.int64)
-        inside_box = np.all((cells >= 0) & (cells < self.counts), axis=1)
-        inside_box &= (points[:, 2] >= self.lo[2]) & (points[:, 2] <= self.hi[2])
+        x, y = cells[:, 0], cells[:, 1]
+        inside_box = (x >= 0) & (x < self.counts[0]) & (y >= 0) & (y < self.counts[1])
+        inside_box &= (z >= self.lo[2]) & (z <= self.hi[2])
         result = np.zeros(len(points), dtype=bool)
-        if not inside_box.any() or self.heights.shape[1] == 0:
+        chosen = np.flatnonzero(inside_box)
+        if not len(chosen) or self.heights.shape[1] == 0:
             return result
-        index = cells[inside_box, 0] * self.counts[1] + cells[inside_box, 1]
-        below = np.count_nonzero(self.heights[index] <= points[inside_box, 2:3], axis=1)
-        result[inside_box] = below % 2 == 1
+        index = x[chosen] * self.counts[1] + y[chosen]
+        below = np.count_nonzero(self.crossings[:, index] <= z[chosen], axis=0)
+        result[chosen] = below % 2 == 1
         return result
 
     def interior_points(self, count: int, seed: int) -> np.ndarray:
