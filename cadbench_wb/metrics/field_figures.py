@@ -17,7 +17,7 @@ paper's. Each comes with its protocol (PROTOCOLS), which a result carries next t
 import numpy as np
 from scipy.spatial import cKDTree
 
-from cadbench_wb.geometry import sampling
+from cadbench_wb.geometry import kept, sampling
 
 CHAMFER_POINTS = 8192
 CHAMFER_SEED = 20240  # the reference's points use [seed, 0], the candidate's [seed, 1]
@@ -62,13 +62,27 @@ def normalized(vertices) -> np.ndarray:
 
 def chamfer_distance(reference: tuple, candidate: tuple, points: int = CHAMFER_POINTS) -> float:
     """CAD-Recode's Chamfer distance x1000 of two meshes (vertices, triangles)."""
-    clouds = []
-    for index, (vertices, triangles) in enumerate((reference, candidate)):
-        rng = np.random.default_rng([CHAMFER_SEED, index])
-        clouds.append(surface_points(normalized(vertices), triangles, points, rng))
-    to_candidate, _ = cKDTree(clouds[1]).query(clouds[0], k=1)
-    to_reference, _ = cKDTree(clouds[0]).query(clouds[1], k=1)
+    # The reference's cloud and tree as the last job against it made them (kept.py).
+    reference_cloud, reference_tree = kept.kept(
+        "chamfer cloud",
+        reference,
+        (points, CHAMFER_SEED),
+        lambda: _tree(_cloud(reference, 0, points)),
+    )
+    candidate_cloud = _cloud(candidate, 1, points)
+    to_candidate, _ = cKDTree(candidate_cloud).query(reference_cloud, k=1)
+    to_reference, _ = reference_tree.query(candidate_cloud, k=1)
     return float((np.mean(to_candidate**2) + np.mean(to_reference**2)) * CHAMFER_SCALE)
+
+
+def _cloud(mesh: tuple, index: int, points: int) -> np.ndarray:
+    """The chamfer points of a mesh, the reference's (index 0) or the candidate's (1)."""
+    rng = np.random.default_rng([CHAMFER_SEED, index])
+    return surface_points(normalized(mesh[0]), mesh[1], points, rng)
+
+
+def _tree(cloud: np.ndarray) -> tuple:
+    return cloud, cKDTree(cloud)
 
 
 def voxels(vertices, triangles, resolution: int = VOXEL_RESOLUTION) -> np.ndarray:
@@ -92,7 +106,7 @@ def voxel_iou(
 ) -> float | None:
     """IoU of the two voxel sets; None when neither fills a voxel (a part thinner than a
     64th of its length: the protocol has no figure for it)."""
-    a = voxels(*reference, resolution)
+    a = kept.kept("voxels", reference, (resolution,), lambda: voxels(*reference, resolution))
     b = voxels(*candidate, resolution)
     union = np.count_nonzero(a | b)
     return float(np.count_nonzero(a & b) / union) if union else None

@@ -27,7 +27,7 @@ from scipy.spatial import cKDTree
 
 from cadbench_wb import standard
 from cadbench_wb.app.model import mesh_solid, meshing
-from cadbench_wb.geometry import icp, rigid, sampling
+from cadbench_wb.geometry import icp, kept, rigid, sampling
 from cadbench_wb.geometry.sampling import ColumnOccupancy
 
 
@@ -212,9 +212,14 @@ class _Overlap:
         count, seed = sample
         self.mesh_ref = mesh_ref
         self.mesh_cand, self.frame, self.centre = canonical_cand
-        self.in_ref = sampling.InsideTest(*mesh_ref)
+        self.in_ref = kept.kept("inside test", mesh_ref, (), lambda: sampling.InsideTest(*mesh_ref))
         self.in_cand = sampling.InsideTest(*self.mesh_cand)
-        self.ref_points = _interior_points(self.in_ref, mesh_ref, count, seed)
+        self.ref_points = kept.kept(
+            "interior points",
+            mesh_ref,
+            (count, seed),
+            lambda: _interior_points(self.in_ref, mesh_ref, count, seed),
+        )
         self.cand_points = _interior_points(self.in_cand, self.mesh_cand, count, seed + 1)
         self.volume_ref, self.volume_cand = volumes
         self.calls = 0
@@ -324,9 +329,17 @@ class _Proxy:
     def __init__(self, mesh_ref, canonical_cand, volume_ref, volume_cand, params):
         columns, count, seed = params["proxy_columns"], params["proxy_points"], params["proxy_seed"]
         mesh_cand, self.frame, self.centre = canonical_cand
-        self.ref = ColumnOccupancy(*mesh_ref, columns)
+        # The reference's side, as the last job against this reference made it (kept.py).
+        self.ref = kept.kept(
+            "column occupancy", mesh_ref, (columns,), lambda: ColumnOccupancy(*mesh_ref, columns)
+        )
         self.cand = ColumnOccupancy(*mesh_cand, columns)
-        self.ref_points = self.ref.interior_points(count, seed)
+        self.ref_points = kept.kept(
+            "column interior points",
+            mesh_ref,
+            (columns, count, seed),
+            lambda: self.ref.interior_points(count, seed),
+        )
         self.cand_points = self.cand.interior_points(count, seed + 1)
         self.volume_ref, self.volume_cand = volume_ref, volume_cand
         self.calls = 0
@@ -380,7 +393,7 @@ def align(reference, candidate) -> Alignment:
     # given, which exists in one delivered pose alone).
     invariant = [p for p in poses if p.origin != "as given"]
     poses = _distinct(_leading(sorted(poses, key=_rank), params), params["distinct_pose_deg"])
-    matcher = icp.PlaneMatcher(*mesh_ref)
+    matcher = kept.kept("plane matcher", mesh_ref, (), lambda: icp.PlaneMatcher(*mesh_ref))
     moving, moving_normals = icp.surface_samples(*mesh_cand, params["icp_moving_points"], 12)
     judge = _Judge(mesh_ref, mesh_cand, params)
     refined = []

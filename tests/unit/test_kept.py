@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Reference-side work kept by mesh content (geometry/kept.py), and the inside-test whose grid
+it keeps: a kept object is the one the same call makes again, never another mesh's."""
+
+import numpy as np
+import pytest
+
+from cadbench_wb.geometry import kept, rigid, sampling
+from cadbench_wb.metrics import field_figures
+
+
+def _box(size=(1.0, 1.0, 1.0), shift=(0.0, 0.0, 0.0)):
+    """A closed, outward box mesh: 8 corners, two triangles per side."""
+    corners = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], float)
+    vertices = corners * np.array(size) + np.array(shift)
+    quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    triangles = [t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))]
+    return vertices, np.array(triangles)
+
+
+@pytest.fixture(autouse=True)
+def _empty_store():
+    kept.clear()
+    yield
+    kept.clear()
+
+
+def test_the_same_content_in_new_arrays_is_the_kept_object_and_a_change_is_not():
+    made = []
+
+    def make():
+        made.append(1)
+        return np.arange(3.0)
+
+    vertices, triangles = _box()
+    first = kept.kept("k", (vertices, triangles), (1,), make)
+    again = kept.kept("k", (vertices.copy(), triangles.copy()), (1,), make)
+    assert again is first and len(made) == 1
+    # Other params, another kind, or one coordinate changed in place: made anew.
+    kept.kept("k", (vertices, triangles), (2,), make)
+    kept.kept("other", (vertices, triangles), (1,), make)
+    vertices[0, 0] += 1e-12
+    kept.kept("k", (vertices, triangles), (1,), make)
+    assert len(made) == 4
+    # What is kept cannot be written into (the next job would read it).
+    with pytest.raises(ValueError):
+        first[0] = 5.0
+
+
+def test_the_store_drops_the_oldest_used_past_its_count_and_its_bytes(monkeypatch):
+    monkeypatch.setattr(kept, "LIMIT", 3)
+    meshes = [_box(shift=(k, 0, 0)) for k in range(4)]
+    for mesh in meshes:
+        kept.kept("k", mesh, (), lambda: np.zeros(1))
+    assert len(kept._KEPT) == 3  # the first one went
+    marker = np.zeros(1)
+    assert kept.kept("k", meshes[0], (), lambda: marker) is marker
+    # 800 bytes against a budget of 1,000: one such entry at a time.
+    monkeypatch.setattr(kept, "BUDGET", 1000)
+    kept.kept("big", meshes[1], (), lambda: np.zeros(100))
+    kept.kept("big", meshes[2], (), lambda: np.zeros(100))
+    assert len(kept._KEPT) == 1
+
+
+def test_the_inside_test_of_a_turned_box_answers_as_the_box_does():
+    """Expected answers from the construction: a point is inside the turned box where,
+    turned back, it lies inside the axis-aligned one (points kept off its faces)."""
+    vertices, triangles = _box((3.0, 2.0, 1.0))
+    turn = rigid.small_rotation(0.3, -0.5, 0.7)
+    rng = np.random.default_rng(7)
+    local = rng.random((4000, 3)) * np.array([4.0, 3.0, 2.0]) - 0.5
+    near_face = np.any(
+        (np.abs(local) < 1e-6) | (np.abs(local - np.array([3.0, 2.0, 1.0])) < 1e-6), axis=1
+    )
+    local = local[~near_face]
+    expected = np.all((local > 0) & (local < np.array([3.0, 2.0, 1.0])), axis=1)
+    test = sampling.InsideTest(vertices @ turn.T, triangles)
+    assert np.array_equal(test(local @ turn.T), expected)
+    assert 0 < expected.sum() < len(expected)
+
+
+def test_field_figures_follow_the_reference_mesh_s_content_not_a_kept_one():
+    """voxelIoU64 scales each mesh into the unit box on its own: a cube fills it (64^3
+    voxels), a 2 x 1 x 1 box fills 1 x 1/2 x 1/2 of it (32 of the 64 voxel centres across
+    each short side), so the pair's IoU is 1/4 exactly. The reference is then made that
+    same box in place, in the same arrays: its figures must be the box's (IoU 1, Chamfer
+    a tenth of the cube's at most), not the cube's kept ones."""
+    vertices, triangles = _box()
+    candidate = _box((2.0, 1.0, 1.0))
+    first = field_figures.figures(
+        ((vertices, triangles), candidate), ((vertices, triangles), candidate)
+    )
+    assert first["voxelIoU64"]["value"] == 0.25
+    assert first["chamferDistance"]["value"] > 1.0
+    vertices *= np.array([2.0, 1.0, 1.0])
+    after = field_figures.figures(
+        ((vertices, triangles), candidate), ((vertices, triangles), candidate)
+    )
+    assert after["voxelIoU64"]["value"] == 1.0
+    # (The two sides draw their points with their own seeds: the same box is not 0 apart.)
+    assert after["chamferDistance"]["value"] < first["chamferDistance"]["value"] / 10
+    # Kept or made afresh, the same figures.
+    again = field_figures.figures(
+        ((vertices, triangles), candidate), ((vertices, triangles), candidate)
+    )
+    kept.clear()
+    fresh = field_figures.figures(
+        ((vertices, triangles), candidate), ((vertices, triangles), candidate)
+    )
+    assert again == fresh == after
