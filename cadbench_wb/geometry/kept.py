@@ -18,9 +18,14 @@ import numpy as np
 
 # What is kept: at most LIMIT entries (the reference side of one scoring makes about eight)
 # and BUDGET bytes of arrays, the oldest used dropped first: the last few references' (a
-# campaign of several cases interleaved), never an unbounded store.
+# campaign of several cases interleaved), never an unbounded store. Under a memory limit
+# (a scoring child's, a campaign worker's) at most an eighth of it: what is kept must never
+# be what makes a later job run out of memory, so a job's outcome cannot depend on the
+# jobs the process scored before (the smallest limit, standard.MIN_MEMORY_MB = 1024, keeps
+# 128 MB).
 LIMIT = 64
 BUDGET = 256 * 1024 * 1024
+LIMIT_SHARE = 8
 
 _KEPT: collections.OrderedDict = collections.OrderedDict()  # key -> (value, bytes)
 
@@ -43,11 +48,22 @@ def kept(kind: str, mesh, params: tuple, make):
         return _KEPT[key][0]
     value = make()
     _KEPT[key] = (value, _read_only(value))
-    while len(_KEPT) > 1 and (
-        len(_KEPT) > LIMIT or sum(size for _, size in _KEPT.values()) > BUDGET
-    ):
+    budget = budget_bytes()
+    while _KEPT and (len(_KEPT) > LIMIT or sum(size for _, size in _KEPT.values()) > budget):
         _KEPT.popitem(last=False)
     return value
+
+
+def budget_bytes() -> int:
+    """BUDGET, or an eighth of this process's address-space limit when that is smaller."""
+    try:
+        import resource  # noqa: PLC0415 - Unix-only
+    except ImportError:
+        return BUDGET
+    soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return BUDGET
+    return min(BUDGET, soft // LIMIT_SHARE)
 
 
 def clear() -> None:

@@ -60,6 +60,23 @@ def test_the_store_drops_the_oldest_used_past_its_count_and_its_bytes(monkeypatc
     kept.kept("big", meshes[1], (), lambda: np.zeros(100))
     kept.kept("big", meshes[2], (), lambda: np.zeros(100))
     assert len(kept._KEPT) == 1
+    # An entry larger than the whole budget is returned, never kept.
+    kept.kept("huge", meshes[3], (), lambda: np.zeros(200))
+    assert len(kept._KEPT) == 0
+
+
+def test_under_a_memory_limit_the_store_keeps_at_most_an_eighth_of_it(monkeypatch):
+    import resource
+
+    # The smallest limit a scoring runs under (standard.MIN_MEMORY_MB): 128 MB kept at most,
+    # so what a worker kept can never be what makes its next job run out of memory.
+    limit = 1024 * 1024 * 1024
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (limit, resource.RLIM_INFINITY))
+    assert kept.budget_bytes() == limit // 8 == 128 * 1024 * 1024
+    limit = 64 * 1024 * 1024 * 1024  # a generous limit: BUDGET
+    assert kept.budget_bytes() == kept.BUDGET
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (resource.RLIM_INFINITY,) * 2)
+    assert kept.budget_bytes() == kept.BUDGET
 
 
 def test_the_inside_test_of_a_turned_box_answers_as_the_box_does():
