@@ -69,32 +69,20 @@ def surface_mesh(shape, deflection: float, max_edge: float | None):
     return meshing.freecad_mesh(corners)
 
 
-def alignment_matrix(alignment: dict):
-    """FreeCAD's matrix of the core's alignment x -> R x + t (R made exactly orthonormal)."""
-    import FreeCAD  # noqa: PLC0415 - FreeCAD-only
-
-    from cadbench_wb.app.model.placement import proper_rotation  # noqa: PLC0415 - FreeCAD-only
-
-    r, t = proper_rotation(alignment["rotation"]).tolist(), alignment["translation"]
-    return FreeCAD.Matrix(
-        r[0][0], r[0][1], r[0][2], t[0],
-        r[1][0], r[1][1], r[1][2], t[1],
-        r[2][0], r[2][1], r[2][2], t[2],
-        0, 0, 0, 1,
-    )  # fmt: skip
-
-
 def compute(spec: dict, report=progress) -> dict:
     """Write the meshes and distances of spec ({"reference", "candidate": BREP paths,
     "alignment": the scored alignment or None, "out": a folder}); what was written."""
     freecad = import_freecad()
     import Part  # noqa: PLC0415 - FreeCAD-only
 
+    from cadbench_wb.app.model import placement  # noqa: PLC0415 - FreeCAD-only
+
     report(2, "reading the models")
     reference = Part.read(spec["reference"])
     candidate = Part.read(spec["candidate"])
     if spec.get("alignment"):
-        candidate.transformShape(alignment_matrix(spec["alignment"]))
+        alignment = spec["alignment"]
+        candidate = placement.placed(candidate, alignment["rotation"], alignment["translation"])
     diagonal = reference.BoundBox.DiagonalLength
     report(10, "meshing the candidate")
     aligned = surface_mesh(candidate, CANDIDATE_DEFLECTION_REL * diagonal, EDGE_REL * diagonal)

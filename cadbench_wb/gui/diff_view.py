@@ -12,8 +12,8 @@ import contextlib
 import FreeCAD
 import FreeCADGui
 
+from cadbench_wb.app.model import placement
 from cadbench_wb.gui import panel_model
-from cadbench_wb.gui.deviation_child import alignment_matrix
 
 
 @contextlib.contextmanager
@@ -146,7 +146,7 @@ def set_visible(obj, visible: bool) -> None:
 
 def alignment_placement(alignment: dict):
     """The placement x -> R x + t of the core's alignment."""
-    return FreeCAD.Placement(alignment_matrix(alignment))
+    return FreeCAD.Placement(placement.matrix_of(alignment["rotation"], alignment["translation"]))
 
 
 def same(first, second) -> bool:

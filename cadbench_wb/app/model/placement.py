@@ -22,27 +22,21 @@ def placed(shape, rotation: np.ndarray, translation: np.ndarray):
     if _is_triangles(shape):
         return shape.moved(rotation, translation)
 
-    m = FreeCAD.Matrix(
-        rotation[0, 0],
-        rotation[0, 1],
-        rotation[0, 2],
-        translation[0],
-        rotation[1, 0],
-        rotation[1, 1],
-        rotation[1, 2],
-        translation[1],
-        rotation[2, 0],
-        rotation[2, 1],
-        rotation[2, 2],
-        translation[2],
-        0,
-        0,
-        0,
-        1,
-    )
     moved = shape.copy()
-    moved.transformShape(m)
+    moved.transformShape(matrix_of(rotation, translation))
     return moved
+
+
+def matrix_of(rotation, translation):
+    """FreeCAD's matrix of x -> R x + t, R made exactly orthonormal (proper_rotation): what
+    placed() moves a B-rep by, and what the workbench places a document object by."""
+    r, t = proper_rotation(rotation), [float(v) for v in translation]
+    return FreeCAD.Matrix(
+        r[0, 0], r[0, 1], r[0, 2], t[0],
+        r[1, 0], r[1, 1], r[1, 2], t[1],
+        r[2, 0], r[2, 1], r[2, 2], t[2],
+        0, 0, 0, 1,
+    )  # fmt: skip
 
 
 def proper_rotation(rotation) -> np.ndarray:
