@@ -439,12 +439,7 @@ def entry_tooltip(entry: dict) -> str:
 
 
 def entries_of(section) -> list[dict]:
-    return [e for _, e in grouped_entries(section) if isinstance(e, dict)]
-
-
-def grouped_entries(section):
-    """(group, entry) pairs of a section, as the core reads them (result_rows)."""
-    return result_rows.listed_entries(section)
+    return [e for _, e in result_rows.listed_entries(section) if isinstance(e, dict)]
 
 
 def words(status) -> str:

@@ -34,6 +34,13 @@ def _parallel(a, b) -> bool:
     return abs(abs(float(np.dot(a, b))) - 1) < 1e-6
 
 
+def _on_axis(surface, point, axis) -> bool:
+    """Whether a surface of revolution turns about the PMI's axis line (point, axis)."""
+    direction = np.array(surface.Axis)
+    offset = point - np.array(surface.Center)
+    return _parallel(direction, axis) and np.linalg.norm(np.cross(offset, direction)) < PLACE_MM
+
+
 def _surface_faces(shape, surface) -> list[int]:
     point, axis = np.array(surface["point"]), np.array(surface["axis"])
     found = []
@@ -48,14 +55,7 @@ def _surface_faces(shape, surface) -> list[int]:
             ):
                 found.append(index)
         elif kind == "cylinder" and own.TypeId == "Part::GeomCylinder":
-            if abs(own.Radius - surface["radius"]) > RADIUS_MM:
-                continue
-            direction = np.array(own.Axis)
-            offset = point - np.array(own.Center)
-            if (
-                _parallel(direction, axis)
-                and np.linalg.norm(np.cross(offset, direction)) < PLACE_MM
-            ):
+            if abs(own.Radius - surface["radius"]) <= RADIUS_MM and _on_axis(own, point, axis):
                 found.append(index)
         elif kind == "sphere" and own.TypeId == "Part::GeomSphere":
             centre = np.array(own.Center)
@@ -65,12 +65,7 @@ def _surface_faces(shape, surface) -> list[int]:
             ):
                 found.append(index)
         elif kind in ("cone", "torus") and own.TypeId in ("Part::GeomCone", "Part::GeomToroid"):
-            direction = np.array(own.Axis)
-            offset = point - np.array(own.Center)
-            if (
-                _parallel(direction, axis)
-                and np.linalg.norm(np.cross(offset, direction)) < PLACE_MM
-            ):
+            if _on_axis(own, point, axis):
                 found.append(index)
     return found
 
