@@ -89,6 +89,7 @@ def shape_bench(out_dir: str) -> dict:
     fc = import_freecad()
     import Part
 
+    from cadbench_wb.app.model import placement
     from cadbench_wb.app.shape import alignment
     from cadbench_wb.app.shape import fidelity as shape_fidelity
 
@@ -102,7 +103,7 @@ def shape_bench(out_dir: str) -> dict:
         start, cpu = time.perf_counter(), _cpu_seconds()
         aligned_pose = alignment.align(reference, candidate)
         align_time = time.perf_counter() - start
-        aligned = shape_fidelity.placed(
+        aligned = placement.placed(
             candidate, aligned_pose.best.rotation, aligned_pose.best.translation
         )
         meshes = aligned_pose.aligned_meshes()

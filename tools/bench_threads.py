@@ -42,6 +42,7 @@ def run(out_dir: str) -> dict:
     from cadbench_wb.app.cases import thread_models
     from cadbench_wb.app.model import meshing
     from cadbench_wb.app.scoring import score_files
+    from cadbench_wb.app.shape import exact
     from cadbench_wb.app.shape import fidelity as shape_fidelity
     from cadbench_wb.geometry import sampling
     from cadbench_wb.metrics import crosscheck
@@ -74,7 +75,7 @@ def run(out_dir: str) -> dict:
     agree = figures["iou"] is not None and abs(figures["iou"] - independent["iou"]) <= allowed
 
     start = time.perf_counter()
-    exact = shape_fidelity.exact_booleans(reference, candidate)
+    exact = exact.exact_booleans(reference, candidate)
     exact_time = time.perf_counter() - start
     residuals = crosscheck.exact_residuals(exact["volumes"])
     volumes = exact["volumes"]

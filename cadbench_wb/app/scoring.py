@@ -16,9 +16,8 @@ import numpy as np
 
 from cadbench_wb.app import facts as facts_mod
 from cadbench_wb.app import field_meshes, requirements
-from cadbench_wb.app.model import loading, reference_facts, thread_flanks
+from cadbench_wb.app.model import loading, placement, reference_facts, thread_flanks
 from cadbench_wb.app.shape import alignment as alignment_mod
-from cadbench_wb.app.shape import fidelity as shape_fidelity
 from cadbench_wb.app.shape import time_budget
 from cadbench_wb.errors import CadbenchError, DeliveryFailure
 from cadbench_wb.metrics import registry, verdicts
@@ -26,9 +25,6 @@ from cadbench_wb.metrics.measured import Measured
 from cadbench_wb.results import fingerprint
 from cadbench_wb.results import result as results
 from cadbench_wb.runtime import freecad_env
-
-# The scoring context every metric's measure reads (app/facts.py).
-Context = facts_mod.Facts
 
 
 def score_files(
@@ -135,11 +131,11 @@ def _scored(
     else:
         align = alignment_mod.align(ref.shape, cand.shape)
     told_aligned(align.best.rotation, align.best.translation)
-    aligned = shape_fidelity.placed(cand.shape, align.best.rotation, align.best.translation)
+    aligned = placement.placed(cand.shape, align.best.rotation, align.best.translation)
     # A rigid motion keeps a thread: the shape stage reads it off the candidate's answer.
     thread_flanks.same_thread_as(aligned, cand.shape)
     timing["alignment"] = time.perf_counter() - t0
-    context = Context(ref, cand, aligned, align, options, case, result, timing, ahead)
+    context = facts_mod.Facts(ref, cand, aligned, align, options, case, result, timing, ahead)
     for work in ahead.values():
         work.aligned(candidate, align.best)
     unchecked = options.get("unchecked") or {}
@@ -316,7 +312,7 @@ def _candidate_model(candidate: str, reference, options: dict):
     if options.get("control_pose") is None:
         return loading.load_model(candidate, "candidate")
     rotation, translation = _pose_arrays(options["control_pose"])
-    moved = shape_fidelity.placed(reference.shape, rotation.T, -rotation.T @ translation)
+    moved = placement.placed(reference.shape, rotation.T, -rotation.T @ translation)
     try:
         with tempfile.TemporaryDirectory(prefix="cadbench-control-") as folder:
             path = os.path.join(folder, "perfect_copy.step")
@@ -370,7 +366,7 @@ def _reference_stages(reference, case, options: dict, result: dict, requested) -
     (threadMatch on a part without threads does not, and stays out of every mean: its
     requirements of the case and the reference) and report the case's ceilings, through
     an optional reference_stage() of its module."""
-    facts = Context(reference, options=options, case=case, result=result)
+    facts = facts_mod.Facts(reference, options=options, case=case, result=result)
     for metric in registry.METRICS:
         if metric.name not in requested:
             continue

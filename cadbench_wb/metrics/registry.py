@@ -169,8 +169,10 @@ METRICS = (
     ),
 )
 
-# The orchestrator and the result assembly, sealed with every metric.
-SCORING_MODULES = ("cadbench_wb.app.scoring",)
+# The orchestrator and the result assembly, sealed with every metric; and the exact-boolean
+# child's module, which no import names (time_budget starts it by a command line), so that
+# the exact booleans it runs (app/shape/exact.py) are sealed as well.
+SCORING_MODULES = ("cadbench_wb.app.scoring", "cadbench_wb.app.shape.exact_child")
 
 NAMES = tuple(metric.name for metric in METRICS)
 GROUPS = {metric.group: (metric.name,) for metric in METRICS}

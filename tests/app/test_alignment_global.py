@@ -17,6 +17,7 @@ import itertools
 import numpy as np
 import pytest
 
+from cadbench_wb.app.model import placement
 from cadbench_wb.app.shape import alignment
 from cadbench_wb.app.shape import fidelity as shape_fidelity
 
@@ -68,7 +69,7 @@ def _random_pose(fc, shape, seed):
 
 def _scored_iou(reference, candidate):
     found = alignment.align(reference, candidate)
-    aligned = shape_fidelity.placed(candidate, found.best.rotation, found.best.translation)
+    aligned = placement.placed(candidate, found.best.rotation, found.best.translation)
     figures = shape_fidelity.shape_figures(
         reference, aligned, found.aligned_meshes(), False, snapped=found.snapped
     )["figures"]

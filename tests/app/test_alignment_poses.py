@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pytest
 
+from cadbench_wb.app.model import placement
 from cadbench_wb.app.shape import alignment
 from cadbench_wb.app.shape import fidelity as shape_fidelity
 
@@ -51,7 +52,7 @@ def _random_pose(fc, shape, seed):
 
 def _scored_iou(reference, candidate):
     found = alignment.align(reference, candidate)
-    aligned = shape_fidelity.placed(candidate, found.best.rotation, found.best.translation)
+    aligned = placement.placed(candidate, found.best.rotation, found.best.translation)
     figures = shape_fidelity.shape_figures(reference, aligned, found.aligned_meshes())["figures"]
     assert figures["checked"], figures["reason"]
     return figures["iou"]

@@ -8,8 +8,7 @@ import os
 import pytest
 from conftest import ROOT
 
-from cadbench_wb.app.model import loading, thread_flanks
-from cadbench_wb.app.shape import fidelity
+from cadbench_wb.app.model import loading, placement, thread_flanks
 
 THREADS = os.path.join(ROOT, "tests", "data", "threads")
 BOLT = os.path.join(ROOT, "cases", "thread_bolt_m8", "reference.step")
@@ -49,7 +48,7 @@ def test_a_placed_copy_shares_the_thread_answer_of_its_original(fc, part):
     bolt = loading.load_model(BOLT, "reference").shape
     assert thread_flanks.has_modeled_thread(bolt)
     turn = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
-    moved = fidelity.placed(bolt, turn, np.array([3.0, 4.0, 5.0]))
+    moved = placement.placed(bolt, turn, np.array([3.0, 4.0, 5.0]))
     thread_flanks.same_thread_as(moved, bolt)
     assert thread_flanks.has_modeled_thread(moved)
     assert thread_flanks.modeled_thread_found(moved)  # what reading the copy itself says

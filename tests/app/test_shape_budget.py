@@ -10,14 +10,15 @@ import time
 import pytest
 
 from cadbench_wb import standard
+from cadbench_wb.app.model import placement
+from cadbench_wb.app.shape import exact, time_budget
 from cadbench_wb.app.shape import fidelity as shape_fidelity
-from cadbench_wb.app.shape import time_budget
 
 
 def test_the_child_gives_the_same_volumes_as_this_process(fc, part):
     box = part.makeBox(10, 10, 10)
     other = part.makeBox(10, 10, 10, fc.Vector(5, 0, 0))
-    here = shape_fidelity.exact_booleans(box, other)
+    here = exact.exact_booleans(box, other)
     there = time_budget.exact_booleans_within(box, other, 0.0, True, 300)
     assert there["volumes"] == here["volumes"]
     assert there["shapes"]["common"].Volume == pytest.approx(500, rel=1e-12)
@@ -169,7 +170,7 @@ def test_a_moved_copy_is_snapped_and_confirmed_by_its_plain_attempt(fc, part):
     moved.translate(fc.Vector(5, 7, 9))
     found = alignment.align(block, moved)
     assert found.snapped
-    aligned = shape_fidelity.placed(moved, found.best.rotation, found.best.translation)
+    aligned = placement.placed(moved, found.best.rotation, found.best.translation)
     figures = shape_fidelity.shape_figures(
         block, aligned, found.aligned_meshes(), False, snapped=found.snapped
     )["figures"]

@@ -85,6 +85,7 @@ def test_a_tilted_copy_is_cut_and_meshed_as_the_plate_itself(fc, part):
 
 @pytest.mark.slow
 def test_plate_with_250_holes_scores_one_against_its_moved_copy(fc, part):
+    from cadbench_wb.app.model import placement
     from cadbench_wb.app.shape import alignment
     from cadbench_wb.app.shape import fidelity as shape_fidelity
 
@@ -94,7 +95,7 @@ def test_plate_with_250_holes_scores_one_against_its_moved_copy(fc, part):
     moved.rotate(fc.Vector(0, 0, 0), fc.Vector(0.3, 1, 0.2), 23)
     moved.translate(fc.Vector(5, 7, 9))
     pose = alignment.align(plate, moved)
-    aligned = shape_fidelity.placed(moved, pose.best.rotation, pose.best.translation)
+    aligned = placement.placed(moved, pose.best.rotation, pose.best.translation)
     computed = shape_fidelity.shape_figures(plate, aligned, pose.aligned_meshes(), False)
     figures = computed["figures"]
     assert figures["method"] == "exact"

@@ -178,4 +178,11 @@ def test_kept_imports_give_the_same_stamp_and_an_edit_is_parsed_again(tmp_path, 
         json.dump(stale, handle)
     monkeypatch.setattr(fingerprint, "_IMPORTS", fingerprint._ImportCache())
     assert _stamps(PACKAGE) == cold
-    assert "cadbench_wb.app.shape.exact" in fingerprint._imported_modules(shape)
+    assert "cadbench_wb.app.shape.time_budget" in fingerprint._imported_modules(shape)
+
+
+def test_the_exact_boolean_child_and_its_booleans_are_sealed():
+    # The child is started by a command line (time_budget), which no import follows: its
+    # module is a root of the metric stamp, so the booleans it computes are sealed too.
+    sealed = {os.path.relpath(p, PACKAGE) for p in fingerprint.sealed_files("metric")}
+    assert {"app/shape/exact_child.py", "app/shape/exact.py"} <= sealed

@@ -8,9 +8,7 @@ import numpy as np
 
 from cadbench_wb import standard
 from cadbench_wb.app.model import mesh_solid, meshing, thread_flanks
-from cadbench_wb.app.model.placement import placed  # noqa: F401 - its old home
 from cadbench_wb.app.shape import time_budget
-from cadbench_wb.app.shape.exact import exact_booleans  # noqa: F401 - its old home
 from cadbench_wb.geometry import sampling
 from cadbench_wb.metrics import crosscheck
 

@@ -194,7 +194,7 @@ class ExactWorker:
 def exact_booleans_within(
     reference, candidate, fuzzy: float, keep_shapes: bool, cpu_budget_s: float, worker=None
 ):
-    """shape_fidelity.exact_booleans computed in a child process; raises BudgetSpent.
+    """exact.exact_booleans computed in a child process; raises BudgetSpent.
 
     cpu_budget_s: CPU seconds the child may spend on the job. worker: an ExactWorker already
     started (its start-up then costs nothing here); it is used for this one job and closed.
@@ -204,7 +204,7 @@ def exact_booleans_within(
 
 
 class ExactJob:
-    """One run of shape_fidelity.exact_booleans in a child process, started at once, so
+    """One run of exact.exact_booleans in a child process, started at once, so
     that this process computes the mesh route meanwhile (the second core's work), and
     collected with result(). The child may spend cpu_budget_s CPU seconds on it (its
     interpreter's start-up not counted); the wall-clock backstop counts from the start."""
