@@ -146,7 +146,11 @@ def set_visible(obj, visible: bool) -> None:
 
 def alignment_placement(alignment: dict):
     """The placement x -> R x + t of the core's alignment."""
-    return FreeCAD.Placement(placement.matrix_of(alignment["rotation"], alignment["translation"]))
+    return FreeCAD.Placement(
+        placement.matrix_of(
+            placement.proper_rotation(alignment["rotation"]), alignment["translation"]
+        )
+    )
 
 
 def same(first, second) -> bool:

@@ -28,9 +28,10 @@ def placed(shape, rotation: np.ndarray, translation: np.ndarray):
 
 
 def matrix_of(rotation, translation):
-    """FreeCAD's matrix of x -> R x + t, R made exactly orthonormal (proper_rotation): what
-    placed() moves a B-rep by, and what the workbench places a document object by."""
-    r, t = proper_rotation(rotation), [float(v) for v in translation]
+    """FreeCAD's matrix of x -> R x + t with R as given (placed() and the workbench pass
+    proper_rotation's: a second SVD of an orthonormal R would move its last digits, and
+    the aligned candidate with them)."""
+    r, t = np.asarray(rotation, dtype=float), [float(v) for v in translation]
     return FreeCAD.Matrix(
         r[0, 0], r[0, 1], r[0, 2], t[0],
         r[1, 0], r[1, 1], r[1, 2], t[1],
