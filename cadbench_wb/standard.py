@@ -42,6 +42,9 @@ SPECTRUM = {
     "angle_datum_directions": 8,
     # Extended mode, many parallel axes: each axis paired with its nearest neighbours.
     "axis_neighbours": 8,
+    # Extended mode, a drilled hole's depth: its faces (bore, point, counterbore) turn
+    # about one axis within this (mm), far below any hole's size.
+    "hole_axis_mm": 1e-4,
 }
 
 # Located dimension matching (metrics/located.py): a target counts only where the

@@ -363,6 +363,8 @@ def measure(family: str, source: str, elements: list, geometry: Geometry, refere
         return _axis_measure(source, idx, g, reference_value, ref)
     if source == "bolt_circle":
         return _bolt_circle_diameter(idx, g)
+    if source == "hole_depth":
+        return _hole_depth(idx, g)
     raise ValueError(f"no located measure for {source!r}")
 
 
@@ -434,6 +436,20 @@ def _bolt_circle_diameter(idx, g: Geometry) -> float:
     system = np.column_stack([2 * xy, np.ones(len(xy))])
     (a, b, c), *_ = np.linalg.lstsq(system, (xy**2).sum(axis=1), rcond=None)
     return 2 * float(np.sqrt(max(c + a * a + b * b, 0.0)))
+
+
+def _hole_depth(idx, g: Geometry) -> float:
+    """A drilled hole's depth (entry plane, bore, drill point): from the plane to the rim
+    where the point's cone meets the bore, the apex's depth less the point's own height
+    (the bore's radius over the tangent of the cone's half angle)."""
+    plane, bore, cone = idx
+    if (g.face_type[plane], g.face_type[bore], g.face_type[cone]) != ("plane", "cylinder", "cone"):
+        return float("nan")
+    apex = abs(float((g.face_point[cone] - g.face_point[plane]) @ g.face_dir[plane]))
+    half = np.radians(float(g.face_size[cone]))
+    if not 0 < half < np.pi / 2:
+        return float("nan")
+    return apex - float(g.face_size[bore]) / float(np.tan(half))
 
 
 def within(value: float, target: float, tolerance: float) -> bool:

@@ -16,15 +16,15 @@ PLATE = (150.0, 100.0, 10.0)
 GRID = [(30.0 + 30.0 * i, 20.0 + 30.0 * j) for j in range(3) for i in range(4)]
 
 
-def located_run(fc, reference, candidate, targets, geometry=None):
+def located_run(fc, reference, candidate, targets, geometry=None, mode="default"):
     """Seed outcomes and located figures of candidate against reference (same frame)."""
     from cadbench_wb.app.dimensions import location
     from cadbench_wb.app.dimensions.measured_geometry import geometry_of
     from cadbench_wb.app.dimensions.spectrum import spectrum_of
 
     case = Case("t", "t", "/nowhere", "reference.step", dimensions=targets)
-    ref_spectrum = spectrum_of(reference)
-    outcomes = dims.outcomes(targets, spectrum_of(candidate), ref_spectrum)
+    ref_spectrum = spectrum_of(reference, mode)
+    outcomes = dims.outcomes(targets, spectrum_of(candidate, mode), ref_spectrum)
     bindings = location.bindings_of(case, reference)
     with_edges = any("faces" in b for b in bindings)
     ref_geometry = geometry_of(reference, ref_spectrum.diagonal, with_edges)
@@ -355,6 +355,39 @@ def test_a_depth_counts_per_counterbore_though_the_floors_share_a_level(fc, part
     assert missed["candidate"]["value"] == pytest.approx(5.0)
     floor = [g for g in missed["reference"]["geometry"] if g["centre"][2] == pytest.approx(8)]
     assert floor[0]["centre"][:2] == pytest.approx([20, 45])
+
+
+def drilled_block(fc, part, depths):
+    """60 x 40 x 30; per depth, a drilled blind hole from the top (z = 30) at x = 15, 30,
+    45 (y = 20): Ø8 bore that deep to the rim of its 118° drill point."""
+    block = part.makeBox(60, 40, 30)
+    point = 4 / math.tan(math.radians(59))  # the drill point's height below its rim
+    for x, depth in zip((15, 30, 45), depths, strict=False):
+        rim = 30 - depth
+        drill = part.makeCylinder(4, depth, fc.Vector(x, 20, rim))
+        drill = drill.fuse(part.makeCone(0, 4, point, fc.Vector(x, 20, rim - point)))
+        block = block.cut(drill)
+    return block.Solids[0]
+
+
+def test_a_drilled_depth_is_located_per_hole_to_the_rim_of_its_point(fc, part):
+    """Three holes 18 deep (ASME Y14.5: to the rim, not to the point's tip); one drilled
+    20 deep costs that member and reads 20. Only the extended spectrum has hole depths."""
+    reference = drilled_block(fc, part, (18, 18, 18))
+    candidate = drilled_block(fc, part, (18, 20, 18))
+    target = Dimension("depth", "length", 18.0)
+    outcomes, _ = located_run(fc, reference, candidate, [target], mode="extended")
+    located = outcomes[0].located
+    assert (located["found"], located["total"]) == (2, 3)
+    (missed,) = [m for m in located["members"] if m["status"] != "found"]
+    assert missed["source"] == "hole_depth"
+    assert missed["candidate"]["value"] == pytest.approx(20.0)
+    bore = [g for g in missed["reference"]["geometry"] if g["type"] == "cylinder"]
+    assert bore[0]["centre"][:2] == pytest.approx([30, 20])
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of
+
+    default = spectrum_of(reference).all_within("length", 18.0, 0.05)
+    assert {m.source for m in default} == {"edge_length"}  # a bore's seam, no plane pair
 
 
 def test_a_perfect_moved_copy_is_located_where_the_value_match_finds_it(fc, models):

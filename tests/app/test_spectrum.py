@@ -120,6 +120,29 @@ def test_bolt_circle_appears_in_extended_mode(fc, part, spectra):
     assert found.source == "bolt_circle" and len(found.geometry) == 6
 
 
+def test_a_drilled_blind_hole_has_its_depth_to_the_rim_in_extended_mode(fc, part, spectra):
+    """60 x 40 x 30, a counterbore Ø14 x 5 on top, then an Ø8 bore 18 deep from the top to
+    the rim of its 118° drill point; beside it a through hole with a 90° countersink (a
+    cone that widens at the mouth, no drill point). ASME Y14.5 and ISO 129 dimension a
+    drilled depth to the rim: 18 from the top, 13 from the counterbore's floor, and the
+    point's tip (18 + 4 / tan 59° = 20.40) is no depth."""
+    point = 4 / math.tan(math.radians(59))
+    drill = part.makeCylinder(4, 18, fc.Vector(20, 20, 12))
+    drill = drill.fuse(part.makeCone(0, 4, point, fc.Vector(20, 20, 12 - point)))
+    drill = drill.fuse(part.makeCylinder(7, 5, fc.Vector(20, 20, 25)))
+    sink = part.makeCylinder(3, 30, fc.Vector(45, 20, 0))
+    sink = sink.fuse(part.makeCone(3, 6, 3, fc.Vector(45, 20, 27)))
+    shape = part.makeBox(60, 40, 30).cut(drill).cut(sink).Solids[0]
+    extended = spectra(shape, "extended")
+    depths = [m for m in extended.all_within("length", 0, 1e9) if m.source == "hole_depth"]
+    assert sorted(round(m.value, 9) for m in depths) == [13.0, 18.0]
+    assert dims.match(Dimension("tip", "length", 18 + point), extended) is None
+    assert dims.match(Dimension("d", "length", 18.0), spectra(shape)) is None
+    for m in depths:  # the entry plane, the bore, the drill point
+        faces = [shape.getElement(name).Surface for name in m.geometry]
+        assert [type(f).__name__ for f in faces] == ["Plane", "Cylinder", "Cone"]
+
+
 def test_the_spectrum_does_not_depend_on_pose(fc, part, spectra):
     shape = holed_box(fc, part)
     moved = shape.copy()

@@ -9,7 +9,9 @@ measured in this mode (seed 000: 14 of 17 for its bearing block).
 
 Mode "extended" adds what needs an axis: axis-to-face distances (and the tangent of a
 convex cylinder beyond its axis, e.g. the overall height over a round top), axis-to-axis
-distances (straight and along each plane direction) and bolt-circle diameters.
+distances (straight and along each plane direction) and bolt-circle diameters; and a
+drilled blind hole's depth, from the face it opens in to the rim of its drill point (ASME
+Y14.5 and ISO 129 state it there, not to the point's tip; no pair of planes carries it).
 
 Every measurement names the sub-elements it comes from (``Face3``, ``Edge7``) so the GUI
 can select them. Work stays near-linear: planes are bucketed by normal direction and only
@@ -25,6 +27,8 @@ from cadbench_wb import standard
 from cadbench_wb.geometry import spectrum_geometry as geo
 from cadbench_wb.metrics.dimension_matching import Block, Spectrum
 
+HOLE_AXIS_MM = standard.SPECTRUM["hole_axis_mm"]
+
 
 def spectrum_of(shape, mode: str = "default", diagonal: float | None = None) -> Spectrum:
     """The typed measurements of a shape (one solid or a compound of solids). diagonal:
@@ -38,6 +42,7 @@ def spectrum_of(shape, mode: str = "default", diagonal: float | None = None) -> 
     blocks += parts.angle_blocks(planes)
     if mode == "extended":
         blocks += parts.axis_blocks(planes)
+        blocks += parts.hole_depth_blocks()
     return Spectrum(blocks, mode, diagonal_of(shape) if diagonal is None else diagonal)
 
 
@@ -346,6 +351,114 @@ class _Parts:
         if not values:
             return []
         return [Block("diameter", "bolt_circle", np.array(values), names=names)]
+
+    # -- extended: drilled depths -----------------------------------------------------------
+    def hole_depth_blocks(self) -> list:
+        """Each blind hole's depth to the rim of its drill point: (entry plane, bore, cone).
+
+        A drill point is a cone that meets a hole's bore (a concave coaxial cylinder of the
+        same radius) in a circle and narrows beyond it. The planes square to the axis that
+        the hole's coaxial faces reach, on the bore's side, are where it is measured from:
+        the face it opens in (and a counterbore's floor on the way)."""
+        cones = [i for i, f in enumerate(self.faces) if isinstance(_surface(f), self.Part.Cone)]
+        if not cones:
+            return []
+        owners = self._edge_owners()
+        values, triples, seen = [], [], set()
+        for cone in cones:
+            for bore, rim in self._drill_rims(cone, owners):
+                axis = np.array(_vec(self.faces[bore].Surface.Axis))
+                first, last = rim.ParameterRange
+                level = float(np.array(_vec(rim.valueAt((first + last) / 2))) @ axis)
+                side = float(np.array(_vec(self.faces[bore].CenterOfMass)) @ axis) - level
+                for plane, plane_level in self._entry_planes(bore, axis, owners):
+                    depth = (plane_level - level) * math.copysign(1.0, side)
+                    key = (round(depth, 6), round(level, 6), plane_level, self._axis_key(bore))
+                    if depth > standard.SPECTRUM["same_level_mm"] and key not in seen:
+                        seen.add(key)
+                        values.append(depth)
+                        triples.append((plane, bore, cone))
+        if not values:
+            return []
+        return [_block("length", "hole_depth", values, ("Face", "Face", "Face"), triples)]
+
+    def _edge_owners(self) -> dict:
+        """edge hashCode -> indices of the faces it bounds."""
+        owners: dict[int, list] = {}
+        for index, face in enumerate(self.faces):
+            for edge in face.Edges:
+                owners.setdefault(edge.hashCode(), []).append(index)
+        return owners
+
+    def _axis_key(self, face: int) -> tuple:
+        surface = self.faces[face].Surface
+        axis = np.array(_vec(surface.Axis))
+        foot = geo.perpendicular_feet(np.array([_vec(surface.Center)]), axis)[0]
+        return tuple(np.round(foot / HOLE_AXIS_MM).astype(np.int64).tolist())
+
+    def _coaxial(self, face: int, point, axis) -> bool:
+        """Whether a face is a cylinder or cone turning about the line (point, axis)."""
+        surface = _surface(self.faces[face])
+        if not isinstance(surface, (self.Part.Cylinder, self.Part.Cone)):
+            return False
+        if abs(abs(float(np.array(_vec(surface.Axis)) @ axis)) - 1) > 1e-9:
+            return False
+        centre = surface.Center if isinstance(surface, self.Part.Cylinder) else surface.Apex
+        offset = np.array(_vec(centre)) - point
+        return float(np.linalg.norm(np.cross(offset, axis))) <= HOLE_AXIS_MM
+
+    def _drill_rims(self, cone: int, owners: dict) -> list:
+        """[(bore face, rim edge)] where this cone is the point of a drilled hole."""
+        surface = self.faces[cone].Surface
+        axis, apex_point = np.array(_vec(surface.Axis)), np.array(_vec(surface.Apex))
+        apex = float(apex_point @ axis)
+        found = []
+        for edge in self.faces[cone].Edges:
+            # The rim is a circle, or a B-spline where another exporter wrote the
+            # intersection (NIST FTC-06's AP242 file): one point of it gives its level.
+            first, last = edge.ParameterRange
+            on_rim = np.array(_vec(edge.valueAt((first + last) / 2))) - apex_point
+            level = float(on_rim @ axis) + apex
+            radius = float(np.linalg.norm(np.cross(on_rim, axis)))
+            for bore in owners.get(edge.hashCode(), ()):
+                bore_surface = _surface(self.faces[bore])
+                if (
+                    not isinstance(bore_surface, self.Part.Cylinder)
+                    or abs(bore_surface.Radius - radius) > HOLE_AXIS_MM
+                    or not self._coaxial(bore, apex_point, axis)
+                    or _is_convex(self.faces[bore], bore_surface)
+                ):
+                    continue
+                side = float(np.array(_vec(self.faces[bore].CenterOfMass)) @ axis) - level
+                if (apex - level) * side < 0:  # the point beyond the rim, the bore before it
+                    found.append((bore, edge))
+        return found
+
+    def _entry_planes(self, bore: int, axis, owners: dict) -> list:
+        """[(plane face, level)] that the hole's coaxial faces reach, square to its axis,
+        one face per level (the lowest index). Only a round leads on to a plane, and only
+        a plane or a coaxial round to a round, so the walk stays in the hole."""
+        point = np.array(_vec(self.faces[bore].Surface.Center))
+        seen, queue, levels = {bore}, [bore], {}
+        while queue:
+            face = queue.pop()
+            from_plane = isinstance(_surface(self.faces[face]), self.Part.Plane)
+            for edge in self.faces[face].Edges:
+                for other in owners.get(edge.hashCode(), ()):
+                    if other in seen:
+                        continue
+                    surface = _surface(self.faces[other])
+                    if isinstance(surface, self.Part.Plane):
+                        normal = np.array(_vec(surface.Axis))
+                        if from_plane or abs(abs(float(normal @ axis)) - 1) > 1e-9:
+                            continue
+                        level = round(float(np.array(_vec(surface.Position)) @ axis), 6)
+                        levels[level] = min(levels.get(level, other), other)
+                    elif not self._coaxial(other, point, axis):
+                        continue
+                    seen.add(other)
+                    queue.append(other)
+        return sorted((face, level) for level, face in levels.items())
 
 
 # Curved-face rows: key -> (family, source).
