@@ -137,3 +137,39 @@ def test_a_campaign_over_references_without_cases(own_cache, tmp_path):
     results = json.loads((out / "results.json").read_text())
     (scoring,) = results["scorings"]
     assert scoring["group"] == "auto" and scoring["verdict"]["formal"] == "FAIL"
+
+
+# A 150 x 100 x 10 plate with 4 x 3 Ø6.65 holes on a 30 mm pitch from (30, 20): far beyond
+# the correspondence limit (0.05 x the diagonal, 9.0 mm), so no hole stands in for another.
+GRID = [(30.0 + 30.0 * i, 20.0 + 30.0 * j) for j in range(3) for i in range(4)]
+
+
+def _twelve_hole_plate(fc, part, path, enlarged=None):
+    plate = part.makeBox(150, 100, 10)
+    for index, (x, y) in enumerate(GRID):
+        radius = 7.15 / 2 if index == enlarged else 6.65 / 2
+        plate = plate.cut(part.makeCylinder(radius, 10, fc.Vector(x, y, 0)))
+    plate.Solids[0].exportStep(path)
+    return path
+
+
+@pytest.mark.slow
+def test_one_of_twelve_holes_enlarged_costs_exactly_that_member(own_cache, fc, part, tmp_path):
+    """Scored against its automatic case (no case.yaml): the 12X Ø6.65 callout finds 11 of
+    its 12 members, the one missed is the enlarged hole (GRID[5]) read as Ø7.15, and every
+    other target (sizes, positions, pitches) finds all of its members."""
+    reference = _twelve_hole_plate(fc, part, str(tmp_path / "plate.step"))
+    candidate = _twelve_hole_plate(fc, part, str(tmp_path / "enlarged.step"), enlarged=5)
+    status, out, err = run_cli(
+        "score", reference, candidate, "--json", "-", "--only", "dimensions", env=own_cache
+    )
+    assert status == 0, err
+    rows = json.loads(out)["dimensions"]
+    (callout,) = [d for d in rows if d["kind"] == "diameter" and d["target"] == 6.65]
+    located = callout["located"]
+    assert (located["found"], located["total"]) == (11, 12)
+    (missed,) = [m for m in located["members"] if m["status"] != "found"]
+    assert missed["candidate"]["value"] == pytest.approx(7.15)
+    assert missed["reference"]["geometry"][0]["centre"][:2] == pytest.approx(list(GRID[5]))
+    others = [d["located"] for d in rows if d is not callout and d["located"]["total"]]
+    assert others and all(r["found"] == r["total"] for r in others), others
