@@ -114,7 +114,9 @@ PARTS = {
         {
             "correct_moved": (POSE * slotted_plate(), None),
             "slot_narrow_8": (slotted_plate(width=8.0), "8 instead of 10"),
-            "slot_moved_5mm": (slotted_plate(x=5.0), "instead of"),
+            # Its end centres sit 35 from the plate's edges (15 off centre, half of 100
+            # less 15): moved 5 along x, the one a drawing positions is not 35.
+            "slot_moved_5mm": (slotted_plate(x=5.0), "instead of 35"),
         },
     ),
 }

@@ -16,6 +16,9 @@ def summary_text(result: dict) -> str:
     ]
     if result.get("case"):
         lines.insert(0, f"case       {result['case']['id']}: {result['case']['title']}")
+    auto_failure = (result.get("autoCase") or {}).get("failure")
+    if auto_failure:  # no automatic targets: why, beside the metrics that still apply
+        lines.append(f"targets    none: {auto_failure['reason']}: {auto_failure['detail']}")
     if not result["delivered"]:
         failure = result["failure"]
         lines.append(f"NOT DELIVERED: {failure['reason']} - {failure['detail']}")

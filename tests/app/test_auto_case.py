@@ -92,6 +92,9 @@ def test_a_mesh_reference_has_no_automatic_targets_and_says_why(own_cache, fc, t
     assert result["autoCase"]["failure"]["reason"] == "reference_not_dimensionable"
     assert result["shapeIoU"] == pytest.approx(1.0)  # what applies is still scored
     assert result["verdicts"]["dimensionRecall"]["verdict"] == "not applicable"
+    status, out, err = run_cli("score", stl, stl, "--only", "shape,dimensions", env=own_cache)
+    assert status == 0, err  # the summary says why there are no targets
+    assert "targets    none: reference_not_dimensionable: plate.stl: a triangle mesh" in out
 
 
 def _labels():
