@@ -105,6 +105,7 @@ def job_from(args):
 
         case = cases.load_case(args.case)
         ensure_built(case)  # a generated reference is built when absent, never rewritten
+        options = _auto_spectrum(options, case)
         return Job(
             "score", case.reference_path, args.candidate, options, case.path,
             case_data=case_data_of(case),
@@ -118,6 +119,16 @@ def job_from(args):
     if not getattr(args, "no_auto_targets", False) and wanted & AUTO_METRICS:
         return auto_job(args, options)
     return Job("score", args.reference, args.candidate, options)
+
+
+def _auto_spectrum(options, case):
+    """An automatic case (`case new`, its auto: section) is scored in the spectrum its
+    targets were measured in (hole positions and pitches: extended) unless --spectrum says
+    otherwise, whether it is found by the reference's hash or given with --case."""
+    auto = case.raw.get("auto")
+    if options.spectrum is None and isinstance(auto, dict) and auto.get("spectrum"):
+        options = dataclasses.replace(options, spectrum=auto["spectrum"])
+    return options
 
 
 # The metrics that need targets: without them (--only shape,features) no automatic case.
@@ -136,8 +147,7 @@ def auto_job(args, options):
     if "failure" in info:
         return Job("score", args.reference, args.candidate, options)
     case = cases.load_case(info["caseFile"])
-    if options.spectrum is None:  # hole positions and pitches: the extended spectrum
-        options = dataclasses.replace(options, spectrum=case.raw["auto"].get("spectrum"))
+    options = _auto_spectrum(options, case)
     return Job(
         "score", args.reference, args.candidate, options, case.path,
         case_data=case_data_of(case),

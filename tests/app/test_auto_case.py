@@ -61,6 +61,15 @@ def test_case_new_binds_each_drafted_dimension_to_its_faces(own_cache, fc, tmp_p
     # Deterministic: the same reference gives the same case.yaml, byte for byte.
     again = auto.write_case(PLATE, str(tmp_path / "again"), "plate", "plate")
     assert open(again, "rb").read() == first
+    # Given with --case, it is scored in the spectrum its targets were measured in (the
+    # hole's two positions are axis positions: the default spectrum lacks them).
+    moved = os.path.join(LABELLED, "plate_hole", "correct_moved.step")
+    args = ("score", "--case", str(tmp_path / "plate"), moved, "--json", "-")
+    status, out, err = run_cli(*args, "--only", "dimensions", env=own_cache)
+    assert status == 0, err
+    result = json.loads(out)
+    assert result["options"]["spectrum"] == "extended" and result["targets"] == "case"
+    assert result["dimensionRecall"] == 1.0
 
 
 def test_score_without_a_case_uses_the_automatic_targets(own_cache):
