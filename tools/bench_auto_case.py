@@ -34,7 +34,7 @@ def _timed(args: list, env: dict) -> dict:
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
+    tail = [line[:200] for line in (done.stdout + done.stderr).strip().splitlines()[-3:]]
     return {
         "status": done.returncode,
         "cpu_s": round(cpu, 2),

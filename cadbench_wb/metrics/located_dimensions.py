@@ -35,7 +35,8 @@ def members_of(dimension, spectrum, geometry, correspondence, bound_faces=None) 
         for elements in _face_pairs(m, [parse_element(n) for n in m.geometry], geometry)
     ]
     if bound_faces is not None:
-        rows = [(m, e) for m, e in rows if all(_on(x, bound_faces, geometry) for x in e)]
+        rows = [(m, _bound_angle(m, e, bound_faces, geometry)) for m, e in rows]
+        rows = [(m, e) for m, e in rows if e and all(_on(x, bound_faces, geometry) for x in e)]
     if any(m.source not in EDGE_SOURCES for m, _ in rows):
         rows = [(m, e) for m, e in rows if m.source not in EDGE_SOURCES]
     members, seen = [], set()
@@ -46,6 +47,27 @@ def members_of(dimension, spectrum, geometry, correspondence, bound_faces=None) 
             seen.add(key)
             members.append((measurement, elements))
     return members
+
+
+def _bound_angle(measurement, elements, bound_faces: set, geometry) -> list:
+    """An angle between two plane directions names one face of each (the spectrum's
+    representative); bound to other faces of those directions (NIST CTC-01's 60° between
+    the flanks of a V), it is measured between the lowest bound face of each."""
+    if measurement.source != "face_angle":
+        return elements
+    sides = []
+    for _, face in elements:
+        direction = geometry.face_dir[face]
+        parallel = sorted(
+            f
+            for f in bound_faces
+            if geometry.face_type[f] == "plane"
+            and abs(float(geometry.face_dir[f] @ direction)) >= 1 - 1e-9
+        )
+        if not parallel:
+            return []
+        sides.append(("Face", parallel[0]))
+    return sides
 
 
 def _face_pairs(measurement, elements, geometry) -> list:

@@ -154,6 +154,41 @@ def test_bindings_choose_the_members_and_none_says_why(fc, part):
     assert figures["dimensionRecallLocated"] == pytest.approx(0.0)
 
 
+def sloped_block(fc, part, run=40.0):
+    """80 x 20, 30 high at x = 0, falling to 10 at x = 80 along a slope from x = 80 - run
+    (a 20 / run slope; the top is the face at z = 30)."""
+    vec = fc.Vector
+    points = [vec(0, 0, 0), vec(80, 0, 0), vec(80, 0, 10), vec(80 - run, 0, 30), vec(0, 0, 30)]
+    return part.Face(part.makePolygon([*points, points[0]])).extrude(vec(0, 20, 0)).Solids[0]
+
+
+def test_an_angle_bound_to_faces_the_spectrum_does_not_name_is_measured_there(fc, part):
+    """The slope's angle to the top, bound to those two faces: the spectrum names one face
+    per plane direction (the top's direction also holds the bottom), and located recall
+    measures the angle between the bound faces: found on a copy, missed where the slope
+    runs 50 instead of 40 (atan(20 / 40) = 26.57°, atan(20 / 50) = 21.80°)."""
+    from cadbench_wb.app.dimensions.spectrum import spectrum_of
+
+    reference = sloped_block(fc, part)
+    axes = [f.Surface.Axis for f in reference.Faces]
+    top = next(i for i, f in enumerate(reference.Faces) if abs(f.CenterOfMass.z - 30) < 1e-9)
+    slope = next(i for i, a in enumerate(axes) if abs(a.x) > 1e-9 and abs(a.z) > 1e-9)
+    angle = math.degrees(math.atan(20 / 40))
+    (named,) = [
+        m
+        for m in spectrum_of(reference).all_within("angle", angle, 1e-6)
+        if m.source == "face_angle"
+    ]
+    assert f"Face{top + 1}" not in named.geometry  # the bottom stands for the top's direction
+    target = Dimension("a", "angle", angle, geometry={"faces": [top, slope]})
+    outcomes, _ = located_run(fc, reference, sloped_block(fc, part), [target])
+    assert (outcomes[0].located["found"], outcomes[0].located["total"]) == (1, 1)
+    outcomes, _ = located_run(fc, reference, sloped_block(fc, part, run=50.0), [target])
+    (member,) = outcomes[0].located["members"]
+    # A plane tilted 4.4° is not that face any more (planes correspond only when parallel).
+    assert member["status"] == "no_geometry_here"
+
+
 def test_a_binding_to_a_face_the_reference_lacks_is_a_named_error(fc, part):
     from cadbench_wb.app.dimensions import location
 
