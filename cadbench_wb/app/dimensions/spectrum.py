@@ -414,6 +414,8 @@ class _Parts:
         apex = float(apex_point @ axis)
         found = []
         for edge in self.faces[cone].Edges:
+            if edge.Degenerated:  # the apex (NIST CTC-04's have no 3D curve at all)
+                continue
             # The rim is a circle, or a B-spline where another exporter wrote the
             # intersection (NIST FTC-06's AP242 file): one point of it gives its level.
             first, last = edge.ParameterRange
