@@ -30,6 +30,9 @@ KINDS = {
 }
 
 
+SHAPES_OF = (("line", "line"), ("circle", "gauge circle"))
+
+
 def _parallel(a, b) -> bool:
     return abs(abs(float(np.dot(a, b))) - 1) < 1e-6
 
@@ -123,7 +126,8 @@ def aspect_faces(shape, aspect) -> tuple:
         else:
             matched = []
         if not matched and item["type"] != "EDGE_CURVE":
-            shape_of = "line" if "line" in item else "gauge circle"
+            # A gauge line or circle, or a placement (NIST FTC-08: a coordinate system).
+            shape_of = next((n for k, n in SHAPES_OF if k in item), item["type"])
             return [], f"attached to a construction {shape_of}, not to faces of the solid"
         if not matched:
             return [], "no edge of the solid has its end points"
