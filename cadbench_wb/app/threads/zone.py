@@ -71,9 +71,7 @@ def zone_volume(mesh, thread) -> float | None:
     # Only triangles over the zone's square can meet a column (a bolt's head and shank
     # beyond it are most of its mesh): the columns' crossings are the same without the rest.
     flat = local[np.asarray(triangles, dtype=np.int64)][:, :, :2]
-    over = np.all(flat.min(axis=1) <= outer, axis=1) & np.all(
-        flat.max(axis=1) >= -outer, axis=1
-    )
+    over = np.all(flat.min(axis=1) <= outer, axis=1) & np.all(flat.max(axis=1) >= -outer, axis=1)
     corners = sampling._projectable(local[np.asarray(triangles, dtype=np.int64)[over]])
     heights = _column_heights(rays, corners, thread.minor_diameter / 2, outer)
     length = float(thread.length)
