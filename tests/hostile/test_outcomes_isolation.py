@@ -15,7 +15,9 @@ from conftest import ROOT, run_cli
 
 from cadbench_wb.runtime import outcome
 
-TOKEN = "victim"
+# The fault and the killer hit only candidates whose name holds TOKEN: one per test process,
+# so a killer never takes another xdist worker's victim (or another run's on the machine).
+TOKEN = f"victim{os.getpid()}"
 
 
 @pytest.fixture(scope="module")
