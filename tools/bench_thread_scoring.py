@@ -203,7 +203,7 @@ def _baseline(reference: str, candidate: str, pose: dict) -> dict:
     }
 
 
-def run(out_dir: str) -> list[dict]:
+def run(out_dir: str) -> dict:
     os.makedirs(out_dir, exist_ok=True)
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="cache-", dir=out_dir)
     rows, files = [], set()
