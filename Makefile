@@ -44,10 +44,13 @@ demo: setup
 	$(VENV)/bin/cadbench demo --out out/demo
 
 # faulthandler: an interpreter crash (a segfault in the kernel) prints the dying test's stack.
-# Two pytest-xdist workers, a test file each at a time (its module fixtures built once): most
-# tests wait on a FreeCAD child or a time limit, so two halve the wall time on 2 cores.
+# Three pytest-xdist workers, a test file each at a time (its module fixtures built once), on
+# 2 cores: with two, a quarter of the cores' time went idle (a fresh clone's `make test`:
+# 14.5 CPU-minutes in 9.7 minutes, 19.4 core-minutes), spent on time limits a test waits
+# out (20 s each in the front-door timeout tests), on polls, and on the last long file of
+# one worker while the other had none; a third worker runs meanwhile.
 PYTEST_FLAGS ?= -q
-PYTEST_WORKERS ?= 2
+PYTEST_WORKERS ?= 3
 test: setup lint
 	$(PY) -X faulthandler -m pytest $(PYTEST_FLAGS) -n $(PYTEST_WORKERS) --dist loadfile \
 	  -m "not slow" tests

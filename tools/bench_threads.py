@@ -5,7 +5,7 @@ against OpenCASCADE's exact booleans (issue 4).
 1. Fast route, as scoring runs it on modeled threads: shape_fidelity.shape_figures skips
    the exact booleans and reports the manifold3d mesh boolean, checked by 20,000 seeded
    sample points. Timed alone, and as a whole `score --only shape` of the two STEP files
-   (loading and alignment included). Target: under 10 s.
+   (loading and alignment included). Target: under 10 CPU-s (its ratio printed).
 2. Independent check: 200,000 points with another seed, classified by rays along x (not
    z) on a tessellation twice as fine. The fast IoU must lie within 3 standard errors plus
    the meshes' volume error of it.
@@ -59,9 +59,9 @@ def run(out_dir: str) -> dict:
     fast_time = time.perf_counter() - start
     figures = fast["figures"]
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     scored = score_files(paths["m8x1.25"], paths["m8x1"], {"only": ["shape"]})
-    score_time = time.perf_counter() - start
+    score_time, score_cpu = time.perf_counter() - start, time.process_time() - cpu
 
     diagonal = reference.BoundBox.DiagonalLength
     deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * diagonal / 2
@@ -97,7 +97,11 @@ def run(out_dir: str) -> dict:
         "scoreIoU": scored["shapeIoU"],
         "exactSeconds": exact_time,
         "speedup": exact_time / fast_time if fast_time > 0 else None,
-        "underTenSeconds": score_time < 10.0,
+        "scoreCpuSeconds": score_cpu,
+        # CPU, not wall: the machine is shared (tools/bench_thread_scoring.py has the whole
+        # `cadbench score`, every metric, over the same 10 CPU-s target).
+        "ratioCpuToTarget": score_cpu / 10.0,
+        "underTenSeconds": score_cpu < 10.0,
     }
     _print(result)
     return result
@@ -118,8 +122,8 @@ def _print(result: dict) -> None:
     print(f"  independent sampling: {fmt(result['independentIoU'])} +- "
           f"{result['independentStderr']:.4f} ({INDEPENDENT_POINTS} points, rays along x): "
           f"{'agrees' if result['independentAgrees'] else 'DISAGREES'}")  # fmt: skip
-    print(f"  exact / fast time: {result['speedup']:.1f}x; whole score under 10 s: "
-          f"{result['underTenSeconds']}")  # fmt: skip
+    print(f"  exact / fast time: {result['speedup']:.1f}x; whole score {result['scoreCpuSeconds']:.2f}"
+          f" CPU-s, x {result['ratioCpuToTarget']:.2f} of the 10 CPU-s target")  # fmt: skip
 
 
 if __name__ == "__main__":

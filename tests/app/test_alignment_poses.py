@@ -99,16 +99,23 @@ def pairs(fc, part):
     }
 
 
-@pytest.mark.parametrize("name", ["missing notch", "other part"])
+# "other part" runs in `make test-slow` only (14 CPU-s): a different part in random poses
+# against a brute-force search is test_alignment_global.py's fast test too.
+@pytest.mark.parametrize(
+    "name", ["missing notch", pytest.param("other part", marks=pytest.mark.slow)]
+)
 def test_partial_match_scores_the_same_in_every_delivered_pose(fc, part, pairs, name):
     reference, candidate = pairs[name]
     figures = [_scored_iou(reference, _random_pose(fc, candidate, seed)) for seed in range(POSES)]
     assert max(figures) - min(figures) <= SAME_WITHIN, figures
-    brute = _brute_force_iou(fc, part, reference, candidate)
-    assert min(figures) >= brute - SAME_WITHIN, (figures, brute)
     if name == "missing notch":
         # The reference lies inside the candidate at the built pose: IoU = V(ref) / V(cand),
-        # and no pose can do better (the common is at most the smaller volume).
+        # and no pose can do better (the common is at most the smaller volume). Within 0.002
+        # of that optimum is also within 0.002 of anything a brute-force search can find, so
+        # the search (648 exact booleans) is left to the pair without an analytic optimum.
         block, hole = 40 * 30 * 20, math.pi * 25 * 20
         optimum = (block - hole - 1000) / (block - hole)
         assert abs(min(figures) - optimum) <= SAME_WITHIN
+        return
+    brute = _brute_force_iou(fc, part, reference, candidate)
+    assert min(figures) >= brute - SAME_WITHIN, (figures, brute)

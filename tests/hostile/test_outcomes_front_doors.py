@@ -25,7 +25,9 @@ from cadbench_wb.runtime import outcome
 
 MEMORY_MB = 2048  # enough for FreeCAD and a box; the fault hook allocates past it
 TIMEOUT_S = 20  # start, self-test and loading two boxes take 3-6 s: a margin of three or more
-TOKEN = "victim"  # the fault and the killer hit only candidates whose name holds it
+# The fault and the killer hit only candidates whose name holds TOKEN: one per test process,
+# so a killer never takes another xdist worker's victim (or another run's on the machine).
+TOKEN = f"victim{os.getpid()}"
 FAULTS = {"memory": "memory:alignment", "timeout": "hang:alignment", "kill": "hang:alignment"}
 # The failure reason each death must end in: the candidate's scored failure, or nobody's.
 EXPECTED = {"memory": "memory", "timeout": "timeout", "kill": "worker_lost"}

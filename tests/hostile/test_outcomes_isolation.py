@@ -15,7 +15,9 @@ from conftest import ROOT, run_cli
 
 from cadbench_wb.runtime import outcome
 
-TOKEN = "victim"
+# The fault and the killer hit only candidates whose name holds TOKEN: one per test process,
+# so a killer never takes another xdist worker's victim (or another run's on the machine).
+TOKEN = f"victim{os.getpid()}"
 
 
 @pytest.fixture(scope="module")
@@ -28,21 +30,21 @@ def boxes(part, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def many_faces(fc, part, tmp_path_factory):
-    """A compound of 3,360 disjoint unit boxes: 20,160 faces, a 54 MB STEP. Reading it
-    peaks at about 615 MB of address space (FreeCAD alone: about 165 MB)."""
-    boxes = [
-        part.makeBox(1, 1, 1, fc.Vector(2 * i, 2 * j, 0)) for i in range(60) for j in range(56)
-    ]
-    path = str(tmp_path_factory.mktemp("many") / "many_faces.step")
-    part.makeCompound(boxes).exportStep(path)
-    return path
+def many_faces(tmp_path_factory):
+    """A STEP that declares 20,160 faces (3,360 boxes' worth) and holds no model: its header
+    makes it a STEP by content, its entities are ADVANCED_FACE lines only. Read, it would be
+    the candidate's unreadable failure, so too_large says the count refused it first. (The
+    real 54 MB export of 3,360 boxes cost a minute of `make test` to write; reading a real
+    20k-face STEP is tests/app/test_input_size.py's count on public parts.)"""
+    path = tmp_path_factory.mktemp("many") / "many_faces.step"
+    body = b"".join(b"#%d=ADVANCED_FACE('',(#1),#2,.T.);\n" % (i + 10) for i in range(20160))
+    path.write_bytes(b"ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\n" + body + b"ENDSEC;\n")
+    return str(path)
 
 
 def test_a_candidate_too_big_to_read_is_its_scored_failure_before_any_read(boxes, many_faces):
-    # Under the smallest limit accepted, reading this 20k-face STEP (which peaks near 615 MB
-    # of address space) and scoring it would run out; the face count in its text refuses it
-    # first, with the limit named, as the candidate's failure (standard.INPUT_SIZE). Memory
+    # Under the smallest limit accepted, the face count in the STEP's text refuses it before
+    # any read, with the limit named, as the candidate's failure (standard.INPUT_SIZE). Memory
     # exhausted by a candidate is the candidate's `memory` failure in every front door:
     # tests/hostile/test_outcomes_front_doors.py.
     from cadbench_wb import standard
