@@ -11,7 +11,8 @@ same run, with the CPU seconds of each stage (the result's cpu_<stage> timings o
 scoring process, the exact-boolean child's jobs, the drawing child, and the rest: start-up,
 kernel self-test, hashing and writing the result). The copies are tests/app/
 test_nist_copies.py's "moved" pose (tools/bench.py's _moved); the cases are
-tools/bench_whole_job.py's (the part's distinct diameters and radii, at most 24).
+tools/bench_whole_job.py's (the part's distinct diameters and radii, at most 24). Each
+result is kept in OUT/real_parts/ (to compare figures across runs: timing aside, the same).
 """
 
 import json
@@ -36,10 +37,9 @@ def _tree_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _job(case_dir: str, candidate: str, folder: str, only: str | None) -> dict:
-    """One `cadbench score --case` in a subprocess, from a cache of its own: CPU of its
-    process tree, the result."""
-    out = os.path.join(folder, f"result_{only or 'all'}.json")
+def _job(case_dir: str, candidate: str, folder: str, only: str | None, out: str) -> dict:
+    """One `cadbench score --case` in a subprocess, from a cache of its own (in folder):
+    CPU of its process tree, the result (kept at out)."""
     env = dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp(dir=folder))
     command = [CLI, "score", "--case", case_dir, candidate, "--json", out]
     before = _tree_cpu()
@@ -74,6 +74,7 @@ def run(out_dir: str) -> dict:
     import Part
 
     rows = []
+    os.makedirs(os.path.join(out_dir, "real_parts"), exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="cadbench-real-parts-") as folder:
         for case_id, name in PARTS:
             case_dir = _case_of(folder, case_id, os.path.join(NIST, name))
@@ -81,7 +82,8 @@ def run(out_dir: str) -> dict:
             candidate = os.path.join(folder, f"{case_id}_moved.step")
             _moved(fc, solid).exportStep(candidate)
             for label, only in (("shape only", "shape"), ("all five", None)):
-                job = _job(case_dir, candidate, tempfile.mkdtemp(dir=folder), only)
+                kept = os.path.join(out_dir, "real_parts", f"{case_id}_{only or 'all'}.json")
+                job = _job(case_dir, candidate, tempfile.mkdtemp(dir=folder), only, kept)
                 stages = _stages(job)
                 result = job["result"]
                 row = {
