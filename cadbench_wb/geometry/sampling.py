@@ -53,17 +53,13 @@ def crossing_heights(
     cell_hi = np.clip(((hi - origin) / size).astype(np.int64), 0, cells - 1)
     ray_cell = np.clip(((rays_xy - origin) / size).astype(np.int64), 0, cells - 1)
     ray_key = ray_cell[:, 0] * cells[1] + ray_cell[:, 1]
-    # Expand each triangle into the cells its bbox covers, then sort by cell.
+    # Expand each triangle into the cells its bbox covers that a ray falls in (the others
+    # are never looked up: the same pairs per ray, in the same order), then sort by cell.
     # (Temporaries freed as soon as used: they are the peak memory of the whole scoring.)
-    spans = (cell_hi[:, 0] - cell_lo[:, 0] + 1) * (cell_hi[:, 1] - cell_lo[:, 1] + 1)
-    offsets = np.arange(spans.sum()) - np.repeat(np.cumsum(spans) - spans, spans)
-    width = np.repeat(cell_hi[:, 1] - cell_lo[:, 1] + 1, spans)
-    tri_key = (np.repeat(cell_lo[:, 0], spans) + offsets // width) * cells[1]
-    tri_key += np.repeat(cell_lo[:, 1], spans) + offsets % width
-    del offsets, width
+    tri_key, tri_index = _occupied_cells(cell_lo, cell_hi, cells[1], np.unique(ray_key))
     order = np.argsort(tri_key, kind="stable")
     tri_key = tri_key[order]
-    tri_index = np.repeat(np.arange(len(tri)), spans)[order]
+    tri_index = tri_index[order]
     del order
     # Every (ray, triangle over the ray's cell) pair, tested at once in chunks of at most
     # PAIR_CHUNK pairs: one Python-level step per cell cost 0.3 ms, 10 s on a real part.
