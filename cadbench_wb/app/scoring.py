@@ -61,7 +61,7 @@ def score_files(
         }
     timing = result["timing"]
     stage("reference")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _own_cpu()
     # The reference's checks and volumes as an earlier scoring of this very file measured
     # them (reference_facts.py), else measured now and kept for the next one.
     facts_file = reference_facts.cache_file(result, options)
@@ -69,6 +69,7 @@ def score_files(
     ref = loading.load_model(reference, "reference", kept.get(reference_facts.VOLUMES))
     reference_facts.keep(facts_file, kept, ref.solid_volumes)
     timing["load_reference"] = time.perf_counter() - t0
+    timing["cpu_load_reference"] = _own_cpu() - c0
     result["reference"].update(ref.summary())
     ahead = {}
     if "control_pose" not in options:  # a control runs its stage here, as it failed there
@@ -98,7 +99,7 @@ def _scored(
     requested = results.requested_metrics(options.get("only"))
     timing = result["timing"]
     stage("candidate")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _own_cpu()
     try:
         if refused is not None:
             raise refused
@@ -116,11 +117,12 @@ def _scored(
         _reference_stages(ref, case, options, failed, requested)
         return results.finish(failed)
     timing["load_candidate"] = time.perf_counter() - t0
+    timing["cpu_load_candidate"] = _own_cpu() - c0
     result["candidate"].update(cand.summary())
     for work in ahead.values():
         work.delivered(candidate, cand)
     stage("alignment")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _own_cpu()
     if options.get("control_pose") is not None:  # the candidate's pose, not searched again
         rotation, translation = _pose_arrays(options["control_pose"])
         pose = alignment_mod.Pose(rotation, translation, 1.0, "the candidate's (control)")
@@ -135,6 +137,7 @@ def _scored(
     # A rigid motion keeps a thread: the shape stage reads it off the candidate's answer.
     thread_flanks.same_thread_as(aligned, cand.shape)
     timing["alignment"] = time.perf_counter() - t0
+    timing["cpu_alignment"] = _own_cpu() - c0
     context = facts_mod.Facts(ref, cand, aligned, align, options, case, result, timing, ahead)
     for work in ahead.values():
         work.aligned(candidate, align.best)
@@ -146,12 +149,15 @@ def _scored(
                 result, metric.name, failed["candidate"], failed["control"]
             )
             continue
+        c0 = _own_cpu()
         _run_stage(context, metric, stage, measure)
+        timing[f"cpu_{metric.name}"] = _own_cpu() - c0
     for work in ahead.values():
         timing.update(work.close())
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _own_cpu()
     result["fieldFigures"] = field_meshes.field_figures_of(ref.shape, cand.shape)
     timing["field_figures"] = time.perf_counter() - t0
+    timing["cpu_field_figures"] = _own_cpu() - c0
     timing["total"] = time.perf_counter() - started
     timing.update(_cpu_since(cpu))
     return results.finish(result)
@@ -340,6 +346,12 @@ def _cpu_now() -> tuple:
     )
     kept = time_budget.kept_children_cpu_s()
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime + kept
+
+
+def _own_cpu() -> float:
+    """This process's CPU seconds so far (every thread): a stage's cpu_<stage> timing, which
+    a loaded machine does not inflate as it does the stage's wall time."""
+    return sum(os.times()[:2])
 
 
 def _cpu_since(cpu: tuple) -> dict:

@@ -54,6 +54,16 @@ def kept(kind: str, mesh, params: tuple, make):
     return value
 
 
+def known(kind: str, mesh, params: tuple):
+    """What kept() made before for this kind, mesh content and params, or None (made by
+    nobody: the caller may then make a cheaper object of its own, never kept)."""
+    key = (kind, mesh_key(*mesh), params)
+    if key not in _KEPT:
+        return None
+    _KEPT.move_to_end(key)
+    return _KEPT[key][0]
+
+
 def budget_bytes() -> int:
     """BUDGET, or an eighth of this process's address-space limit when that is smaller."""
     try:

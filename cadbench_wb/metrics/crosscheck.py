@@ -46,6 +46,21 @@ def exact_residuals(volumes: dict) -> dict | None:
     }
 
 
+def exact_consistent(exact: dict, params: dict) -> bool:
+    """Whether exact booleans' volumes pass their own consistency checks (decide's rule): an
+    inconsistent result is never the reported one, whatever the estimates say."""
+    return _consistent(exact, exact_residuals(exact), params)
+
+
+def _consistent(exact: dict, residuals: dict | None, params: dict) -> bool:
+    return residuals is not None and (
+        residuals["inclusionExclusion"] <= params["inclusion_exclusion_rel"]
+        and residuals["differences"] <= params["difference_rel"]
+        and residuals["bounds"] == 0.0
+        and exact["union"] > 0
+    )
+
+
 def decide(
     exact: dict,
     mesh: dict | None,
@@ -61,12 +76,7 @@ def decide(
     mesh_failure names why the mesh boolean gave no figure (mesh is None then).
     """
     residuals = None if exact_skipped else exact_residuals(exact)
-    consistent = residuals is not None and (
-        residuals["inclusionExclusion"] <= params["inclusion_exclusion_rel"]
-        and residuals["differences"] <= params["difference_rel"]
-        and residuals["bounds"] == 0.0
-        and exact["union"] > 0
-    )
+    consistent = _consistent(exact, residuals, params)
     exact_iou = exact["common"] / exact["union"] if consistent else None
     mesh_iou = mesh["common"] / mesh["union"] if mesh and mesh["union"] > 0 else None
     # The mesh's own volume error bounds how far its IoU may stray from the truth.

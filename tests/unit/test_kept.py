@@ -125,3 +125,45 @@ def test_field_figures_follow_the_reference_mesh_s_content_not_a_kept_one():
         ((vertices, triangles), candidate), ((vertices, triangles), candidate)
     )
     assert again == fresh == after
+
+
+def _sphere(radius: float, rings: int, segments: int):
+    """A closed UV-sphere mesh about the origin: two poles and rings x segments vertices."""
+    polar = np.pi * np.arange(1, rings + 1) / (rings + 1)
+    azimuth = 2 * np.pi * np.arange(segments) / segments
+    p, a = np.meshgrid(polar, azimuth, indexing="ij")
+    ring = np.column_stack([np.sin(p.ravel()) * np.cos(a.ravel()),
+                            np.sin(p.ravel()) * np.sin(a.ravel()), np.cos(p.ravel())])  # fmt: skip
+    vertices = radius * np.vstack([[0, 0, 1], ring, [0, 0, -1]])
+    index = 1 + np.arange(rings * segments).reshape(rings, segments)
+    nxt = np.roll(index, -1, axis=1)
+    bottom = len(vertices) - 1
+    triangles = [np.column_stack([np.zeros(segments, int), index[0], nxt[0]])]
+    for r in range(rings - 1):
+        triangles.append(np.column_stack([index[r], index[r + 1], nxt[r + 1]]))
+        triangles.append(np.column_stack([index[r], nxt[r + 1], nxt[r]]))
+    triangles.append(np.column_stack([index[-1], np.full(segments, bottom), nxt[-1]]))
+    return vertices, np.vstack(triangles)
+
+
+def test_an_inside_test_for_its_points_answers_as_the_full_grid_and_the_sphere_do():
+    """InsideTest.for_points keeps only the triangles over cells its points fall in: every
+    point meets the same triangles of its cell, so the answers are the full grid's, on
+    random points and on the mesh's own vertices (rays through edges and corners). Points
+    off the sphere by more than its chord error (1 - cos(pi / 96) < 6e-4) are inside
+    exactly where |p| < 1: the expected answers of the construction."""
+    vertices, triangles = _sphere(1.0, 95, 192)
+    rng = np.random.default_rng(11)
+    points = rng.random((20000, 3)) * 2.4 - 1.2
+    points = points[np.abs(np.linalg.norm(points, axis=1) - 1.0) > 1e-3]
+    lazy = sampling.InsideTest.for_points(vertices, triangles, points)
+    assert np.array_equal(lazy(points), np.linalg.norm(points, axis=1) < 1.0)
+    # Fewer ray-triangle entries than the full grid: most cells hold none of the points.
+    full = sampling.InsideTest(vertices, triangles)
+    few = points[:200]
+    assert len(sampling.InsideTest.for_points(vertices, triangles, few).key) < len(full.key) / 4
+    hard = np.vstack([vertices, few, vertices[:50] + 1e-17])
+    assert np.array_equal(
+        sampling.InsideTest.for_points(vertices, triangles, hard)(hard), full(hard)
+    )
+    assert np.array_equal(lazy(points), full(points))

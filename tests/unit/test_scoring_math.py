@@ -69,6 +69,21 @@ def test_inconsistent_exact_booleans_are_never_reported():
     assert decision["method"] != "exact"
 
 
+def test_exact_consistency_alone_follows_decides_rule():
+    """exact_consistent (the shape stage's shortcut to Part's finer tessellation) says what
+    decide's exactConsistent says, with no estimate: inclusion-exclusion off by 0.2 of a+b
+    (union 150 for a = b = 100, common 90) is inconsistent, the constructed volumes are not,
+    nor volumes with a boolean missing."""
+    sampled = _sampled(0.8182)
+    good, bad = _exact(100.0, 100.0, 90.0), dict(_exact(100.0, 100.0, 90.0), union=150.0)
+    failed = dict(good, common=None)
+    for volumes, expected in ((good, True), (bad, False), (failed, False)):
+        assert crosscheck.exact_consistent(volumes, PARAMS) is expected
+        if volumes["common"] is not None:
+            decided = crosscheck.decide(volumes, None, sampled, PARAMS)
+            assert decided["crossCheck"]["exactConsistent"] is expected
+
+
 def test_ray_casting_classifies_a_cube():
     v = np.array(
         [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]],

@@ -169,6 +169,7 @@ def _shape_figures(reference, candidate_aligned, meshes, keep_shapes, exact_plan
         (keep_shapes, snapped),
     )
     timing.update(estimates.seconds)
+    timing["exact_child_cpu"] = estimates.exact_child_cpu
     timing["booleans"] = time.perf_counter() - start - (sum(estimates.seconds.values()) - before)
     mesh_a, mesh_b = meshes = estimates.meshes
     if estimates.refined:
@@ -255,6 +256,7 @@ def _exact_decision(pair, estimates, skipped, budget, options):
             job = time_budget.ExactJob(reference, candidate, fuzzy, keep_shapes, remaining)
         found, stopped = _exact_within(job)
         remaining -= job.cpu_used_s
+        estimates.exact_child_cpu += job.cpu_used_s
         job = None
         if found is None:
             outcome, clock = stopped
@@ -292,6 +294,16 @@ def _checked(volumes, estimates, params) -> dict:
     volume error, so a confirmation here would stand with the mesh figure too. When the
     exact figure is not confirmed on the alignment's meshes, the estimates are made again
     on Part's finer tessellation before anything is decided on them (_Estimates.finest)."""
+    if not crosscheck.exact_consistent(volumes, params) and estimates.refinable():
+        # Volumes inconsistent with themselves are never confirmed (crosscheck.decide), so
+        # the estimates on the alignment's meshes would be thrown away unread: made on
+        # Part's tessellation at once (FTC-10's moved copy: 20,000 points and a mesh
+        # boolean saved). The alignment's meshes are made manifolds first, as the mesh
+        # boolean would have: a replacement stands for its side in finest() too.
+        estimates.manifolds()
+        estimates.finest()
+        mesh, note = estimates.mesh()
+        return crosscheck.decide(volumes, mesh, estimates.sampled, params, None, note)
     if not estimates.mesh_done:
         decision = crosscheck.decide(
             volumes, None, estimates.sampled, params, None, MESH_NOT_NEEDED
@@ -315,7 +327,7 @@ REMESHED = (
 
 
 class _Estimates:
-    """The two independent estimates: point sampling (at once) and the mesh boolean (when
+    """The two independent estimates: point sampling and the mesh boolean (each when
     first asked for), on the alignment's meshes. finest() makes both again on Part's own
     tessellation (0.1 rad, as before mesh_angular_deflection) whenever the exact figure is
     not confirmed on them, so that a reported mesh figure never rests on coarser meshes.
@@ -331,16 +343,29 @@ class _Estimates:
         self.aligned = None
         self.kept = {"reference": 0, "candidate": 1}.get(meshed)
         self.seconds = {"sampling": 0.0, "mesh_boolean": 0.0, "remeshing": 0.0}
+        self.exact_child_cpu = 0.0  # CPU seconds of the exact attempts' child, in all
         self._sample()
 
     def _sample(self) -> None:
-        params = standard.CROSS_CHECK
-        start = time.perf_counter()
-        self.sampled = sampling.sampled_iou(
-            *self.meshes, params["sample_points"], params["sample_seed"]
-        )
-        self.seconds["sampling"] += time.perf_counter() - start
+        """Point sampling of the current meshes, made when first asked for (sampled): a
+        pair whose exact booleans are not attempted has its estimates made again on Part's
+        tessellation at once (finest), and the alignment meshes' 20,000 points were thrown
+        away unread (0.1-0.2 CPU-s on NIST CTC-04's 15,750 triangles)."""
+        self._sampled, self._sample_meshes = None, self.meshes
         self.mesh_done, self.answer, self.repairs = False, (None, None), {}
+
+    @property
+    def sampled(self) -> dict:
+        """sampling.sampled_iou of the meshes as _sample found them (before the mesh
+        boolean replaced any), computed once."""
+        if self._sampled is None:
+            params = standard.CROSS_CHECK
+            start = time.perf_counter()
+            self._sampled = sampling.sampled_iou(
+                *self._sample_meshes, params["sample_points"], params["sample_seed"]
+            )
+            self.seconds["sampling"] += time.perf_counter() - start
+        return self._sampled
 
     def mesh(self) -> tuple:
         """(the mesh boolean's volumes or None, why none) as crosscheck.decide takes them."""
@@ -353,9 +378,21 @@ class _Estimates:
             self.seconds["mesh_boolean"] += time.perf_counter() - start
         return self.answer
 
+    def refinable(self) -> bool:
+        """Whether finest() would make the estimates again (not made so yet, no thread)."""
+        return self.coarse and not self.refined
+
+    def manifolds(self) -> None:
+        """The current meshes made manifolds as mesh() makes them (a replacement stands for
+        its side from then on), without the boolean."""
+        if not self.mesh_done:
+            start = time.perf_counter()
+            self.meshes = _manifolds(self.meshes, self.shapes, self.diagonal, self.aligned)[0]
+            self.seconds["mesh_boolean"] += time.perf_counter() - start
+
     def finest(self) -> bool:
         """Make the estimates again on Part's tessellation; False if they already were."""
-        if not self.coarse or self.refined:
+        if not self.refinable():
             return False
         start = time.perf_counter()
         deflection = standard.CROSS_CHECK["mesh_deflection_rel"] * self.diagonal
@@ -395,20 +432,10 @@ def _mesh_iou(meshes, shapes, diagonal, aligned=None):
     mesh is used for the boolean only; sampling keeps the original, its ray casting needs
     no manifold. aligned: the alignment's meshes, when Part's finer tessellation replaced
     them."""
-    meshes = list(meshes)
     missing = meshing.manifold_missing()
     if missing:  # nothing to repair or retry: the boolean cannot run at all
-        return None, missing, meshes, {}
-    solids, tried, repairs = [], [], {}
-    for index, (mesh, shape) in enumerate(zip(meshes, shapes, strict=True)):
-        own = None if aligned is None else aligned[index]
-        solid, steps, replacement = meshing.manifold_for(mesh, shape, diagonal, own)
-        if replacement is not None:
-            meshes[index] = replacement
-        if solid is not None and steps:
-            repairs[("reference", "candidate")[index]] = f"{steps[0]}; {steps[-1]}"
-        solids.append(solid)
-        tried.append(", ".join(steps))
+        return None, missing, list(meshes), {}
+    meshes, solids, tried, repairs = _manifolds(meshes, shapes, diagonal, aligned)
     first, second = solids
     if first is None or second is None:
         refused = [
@@ -421,6 +448,26 @@ def _mesh_iou(meshes, shapes, diagonal, aligned=None):
     common = (first ^ second).volume()
     va, vb = first.volume(), second.volume()
     return {"a": va, "b": vb, "common": common, "union": va + vb - common}, None, meshes, repairs
+
+
+def _manifolds(meshes, shapes, diagonal, aligned=None) -> tuple:
+    """(the meshes, a replacement standing for its side; the manifold3d solid of each side
+    or None; what was tried on each; {role: how it was made a manifold}) by
+    meshing.manifold_for. With no manifold3d, the meshes as they are."""
+    meshes = list(meshes)
+    if meshing.manifold_missing():
+        return meshes, [None, None], ["", ""], {}
+    solids, tried, repairs = [], [], {}
+    for index, (mesh, shape) in enumerate(zip(meshes, shapes, strict=True)):
+        own = None if aligned is None else aligned[index]
+        solid, steps, replacement = meshing.manifold_for(mesh, shape, diagonal, own)
+        if replacement is not None:
+            meshes[index] = replacement
+        if solid is not None and steps:
+            repairs[("reference", "candidate")[index]] = f"{steps[0]}; {steps[-1]}"
+        solids.append(solid)
+        tried.append(", ".join(steps))
+    return meshes, solids, tried, repairs
 
 
 def _diagnostics(figures, meshes, shapes) -> dict:
