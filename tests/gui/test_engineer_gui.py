@@ -103,6 +103,7 @@ def test_apply_alignment_and_show_diff_are_each_one_undo_step(engineer):
     diff = data["undo_diff"]
     assert diff["made"] and diff["left"] == [], diff
     assert _named(diff["undo_names"]) == ["Show diff"], diff
+    assert alignment["undone_by"] == diff["undone_by"] == "Std_Undo", (alignment, diff)
 
 
 def test_a_failed_load_takes_the_last_candidate_away_and_names_the_file_only(engineer):
@@ -134,6 +135,7 @@ def test_show_deviation_is_sized_for_a_look_and_is_one_undo_step(engineer):
     assert 500 < shown["points"] == shown["distances"] <= 5000 * 1.1, shown
     assert "mm" in shown["message"]
     assert shown["undo_names"][0].removeprefix("-> ") == "Show deviation", shown
+    assert shown["undone_by"] == "Std_Undo", shown
     assert all(not n.startswith(("CadBenchAligned", "CadBenchNominal", "CadBenchDeviation"))
                for n in shown["left"]), shown  # fmt: skip
 
@@ -178,7 +180,7 @@ def test_cancel_ends_show_deviation_and_adds_nothing(engineer):
 def test_generate_drawing_shows_a_bar_and_cancel_and_cancel_ends_it(engineer):
     data, _ = engineer
     assert data["drawing_progress"]["bar"] and data["drawing_progress"]["cancel"]
-    assert data["drawing_progress"]["stage"] == f"drawing {CANDIDATE}"
+    assert data["drawing_progress"]["stage"] == "starting"
     cancelled = data["cancelled_drawing"]
     assert cancelled["message"] == "Drawing cancelled." and not cancelled["bar"], cancelled
     assert cancelled["documents"] == data["documents_before_cancel"]
@@ -216,3 +218,26 @@ def test_a_case_build_moves_its_bar_forward_without_freezing_and_opens_the_case(
     assert_responsive(built, "case build")
     assert len(built["files"]) == total, built
     assert built["case"] and built["case"].endswith(os.path.join("unbuilt", CASE_ID)), built
+
+
+def test_generate_drawing_moves_its_bar_forward_through_named_stages_without_freezing(engineer):
+    """The drawing child (the views' hidden-line removal, about 7 s of 8 on bearing_block)
+    reports its stages; the bar only moves forward, each stage named for a reader (no
+    internal id such as "drawing:dimensions"), and the GUI thread only opens the page."""
+    data, _ = engineer
+    shown = data["drawing_progress"]
+    values = shown["progress_values"]
+    assert values and values == sorted(values) and max(values) >= 80, shown
+    stages = shown["stages"]
+    assert "projecting the views (hidden-line removal)" in stages, stages
+    assert "placing the dimensions and writing the files" in stages, stages
+    assert not any(":" in s and not s.startswith("checking") for s in stages), stages
+    assert_responsive(shown, "Generate drawing")
+
+
+def test_apply_alignment_and_show_diff_never_freeze_the_window(engineer):
+    """Both run in the GUI thread (a placement; three STEP pieces read and tessellated):
+    measured with the heartbeat until the 3D view has drawn their result."""
+    data, _ = engineer
+    assert_responsive(data["undo_alignment"], "Apply alignment")
+    assert_responsive(data["undo_diff"], "Show diff")

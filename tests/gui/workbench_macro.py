@@ -495,15 +495,41 @@ def step_record_folder(report):
 
 
 def step_generate_drawing(report):
+    """Generate drawing from the toolbar, a heartbeat watching the window, every value the
+    bar and the stage label take recorded until the page is open."""
     from cadbench_wb.gui import drawing
 
+    values = []
+    results().progress.valueChanged.connect(values.append)
+    stages = []
+    watch = _StageWatch(stages)
+    beat = Heartbeat()
     toolbar_action("CadBench_GenerateDrawing").trigger()
+    run = drawing.running()
     report["drawing_progress"] = {
         "bar": results().progress.isVisible(),
         "cancel": results().cancel_button.isVisible(),
         "stage": results().stage_label.text(),
     }
-    return lambda: not drawing.is_running()
+
+    def done():
+        if drawing.is_running():
+            return False
+        results().progress.valueChanged.disconnect(values.append)
+        watch.deleteLater()
+        report["drawing_progress"].update(
+            {
+                "longest_freeze_s": beat.stop(),
+                "longest_own_s": beat.own_s,
+                "load_average": beat.load,
+                "progress_values": values,
+                "stages": stages,
+                "gui_seconds": run.seconds if run is not None else None,
+            }
+        )
+        return True
+
+    return done
 
 
 def step_cancel_drawing(report):
@@ -605,32 +631,81 @@ class _StageWatch(QtCore.QObject):
             self.texts.append(text)
 
 
+def ctrl_z(doc) -> str:
+    """Ctrl+Z as an engineer presses it in doc's 3D view: that view made the active window
+    (the drawing's page may be), then the main window's action bound to Ctrl+Z triggered
+    (Std_Undo: it undoes the active document's last step). Its name. (FreeCAD's PySide has
+    no QtTest, and a key event sent from Python bypasses Qt's shortcut map.)"""
+    mw = FreeCADGui.getMainWindow()
+    mdi = mw.findChild(QtWidgets.QMdiArea)
+    # A document's 3D view is titled "Label : 1" (FreeCAD's MDI windows).
+    view = next(s for s in mdi.subWindowList() if s.windowTitle().startswith(f"{doc.Label} : "))
+    mdi.setActiveSubWindow(view)
+    scripted.process_events(2)
+    keys = QtGui.QKeySequence("Ctrl+Z")
+    action = next(a for a in mw.findChildren(QtWidgets.QAction) if keys in a.shortcuts())
+    # FreeCAD enables Edit > Undo for the newly active document on its own timer: wait for
+    # it as a user would (a disabled action ignores the key), at most 3 s.
+    until = time.monotonic() + 3
+    while not action.isEnabled() and time.monotonic() < until:
+        scripted.process_events(1)
+        time.sleep(0.02)
+    enabled = action.isEnabled()
+    action.trigger()
+    return action.objectName() if enabled else f"{action.objectName()} (disabled)"
+
+
 def step_undo_each(report):
-    """Apply alignment, Show diff: each one step of the scoring document's undo history,
-    undone by doc.undo() (Edit > Undo in that document's view; the drawing's page is the
-    active document now)."""
+    """Apply alignment, then (step_undo_diff) Show diff: each one step of the scoring
+    document's undo history, undone by Ctrl+Z in that document's view (ctrl_z). Each
+    action is watched by a heartbeat until the view has drawn its result (_watched_action)."""
     candidate = session.current().candidate.object()
     doc = candidate.Document
     before = _placement(candidate)
-    results().apply_button.click()
-    moved = _placement(candidate)
-    names = list(doc.UndoNames)
-    doc.undo()
-    report["undo_alignment"] = {
-        "moved": moved != before,
-        "back": _placement(candidate) == before,
-        "undo_names": names,
-        "applied_after_undo": results().alignment_applied(),
-    }
-    results().show_diff()
-    made = sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff"))
-    names = list(doc.UndoNames)
-    doc.undo()
-    report["undo_diff"] = {
-        "made": made,
-        "left": sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff")),
-        "undo_names": names,
-    }
+
+    def undo_alignment(entry):
+        entry["moved"] = _placement(candidate) != before
+        entry["undo_names"] = list(doc.UndoNames)
+        entry["undone_by"] = ctrl_z(doc)
+        entry["back"] = _placement(candidate) == before
+        entry["applied_after_undo"] = results().alignment_applied()
+
+    return _watched_action(report, "undo_alignment", results().apply_button.click,
+                           undo_alignment)  # fmt: skip
+
+
+def step_undo_diff(report):
+    doc = session.current().candidate.object().Document
+
+    def undo_diff(entry):
+        entry["made"] = sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff"))
+        entry["undo_names"] = list(doc.UndoNames)
+        entry["undone_by"] = ctrl_z(doc)
+        entry["left"] = sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff"))
+
+    return _watched_action(report, "undo_diff", results().show_diff, undo_diff)
+
+
+def _watched_action(report, key, action, then, settle_ms=600):
+    """Run action() in the GUI thread with a heartbeat watching the window, let the 3D view
+    draw its result (settle_ms of event loop), then then(report[key]) (the undo)."""
+    beat = Heartbeat()
+    started = time.monotonic()
+    action()
+    report[key] = {"action_s": round(time.monotonic() - started, 3)}
+    settled = scripted.wait_ms(settle_ms)
+
+    def done():
+        if not settled():
+            return False
+        freeze = beat.stop()
+        report[key].update(
+            {"longest_freeze_s": freeze, "longest_own_s": beat.own_s, "load_average": beat.load}
+        )
+        then(report[key])
+        return True
+
+    return done
 
 
 def step_undo_deviation(report):
@@ -645,7 +720,7 @@ def step_undo_deviation(report):
 
 def step_deviation_undone(report):
     """Show deviation on the scored candidate (the heartbeat watching the window), then
-    doc.undo(): one step, all of it gone."""
+    Ctrl+Z: one step, all of it gone."""
     doc = session.current().reference.object().Document
 
     def record(feature):
@@ -656,7 +731,7 @@ def step_deviation_undone(report):
         }
         entry["undo_names"] = list(doc.UndoNames)
         started = time.monotonic()
-        doc.undo()
+        entry["undone_by"] = ctrl_z(doc)
         entry["undo_s"] = time.monotonic() - started
         entry["left"] = sorted(o.Name for o in doc.Objects if o.Name.startswith("CadBench"))
         return entry
@@ -847,6 +922,7 @@ SCENARIOS = {
         ("record_drawing", step_record_drawing),
         ("cancel_drawing", step_cancel_drawing),
         ("undo_each", step_undo_each),
+        ("undo_diff", step_undo_diff),
         ("deviation_undone", step_deviation_undone),
         ("cancel_deviation", step_cancel_deviation),
         ("imperial", step_imperial),
