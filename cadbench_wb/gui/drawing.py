@@ -264,7 +264,9 @@ def sheet_document(svg: str, title: str):
     the GUI thread (16 s of a frozen window for bearing_block's three views on a loaded
     machine); showing the SVG the child made from those views takes no kernel work. The
     document is to be recomputed (Generate drawing does it in a turn of its own)."""
-    doc = FreeCAD.newDocument("Drawing")
+    # Hidden: FreeCAD makes no 3D view for it (a document's first 3D view took 1.4 s of
+    # the GUI thread on a loaded machine); the page's own view is made by show_page.
+    doc = FreeCAD.newDocument("Drawing", hidden=True)
     doc.Label = translate("CadBench", "Drawing of {}").format(title)
     page = doc.addObject("TechDraw::DrawPage", "Page")
     template = doc.addObject("TechDraw::DrawSVGTemplate", "Template")

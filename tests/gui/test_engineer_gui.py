@@ -10,6 +10,7 @@ every target its case lists is displayed.
 """
 
 import os
+import re
 import shutil
 
 import pytest
@@ -86,6 +87,11 @@ def test_generate_drawing_draws_the_rotated_candidate_with_every_target(engineer
     assert f"of {total} targets displayed" in message, message
     pages = [n for n, types in data["drawing_documents"].items() if "TechDraw::DrawPage" in types]
     assert pages
+    # The page shows the sheet the child wrote, in a window of its own, and its document is
+    # listed in the tree as any other.
+    assert data["drawing_templates"] == [["Drawing of perfect_moved", "drawing.svg"]], data
+    assert "Drawing of perfect_moved" in data["tree_documents"], data["tree_documents"]
+    assert any(t.startswith("Page") for t in data["drawing_windows"]), data["drawing_windows"]
 
 
 def _named(names):
@@ -125,6 +131,23 @@ def test_lengths_follow_the_users_unit_schema(engineer):
         assert target.endswith(" in") and " mm" not in target, target
         assert float(target.split()[0]) == pytest.approx(dimension.value / 25.4, abs=0.006)
     assert " in" in data["imperial_alignment"] and " mm" not in data["imperial_alignment"]
+
+
+def test_every_figure_of_the_panel_follows_the_users_unit_schema(engineer):
+    """Imperial decimal: no cell of the Dimensions, Features, Drawing and Shape tabs prints a
+    figure in millimetres (the features' counterbore depth and diameter printed bare
+    before), and the Features and Drawing tabs print inches."""
+    data, _ = engineer
+    panel = data["imperial_panel"]
+    in_mm = re.compile(r"\d\s?mm")
+    for tab in ("dimensions", "features", "drawing", "shape"):
+        cells = [c for row in panel[tab] for c in row["cells"]]
+        assert not [c for c in cells if in_mm.search(c)], (tab, cells)
+    for tab in ("features", "drawing"):
+        assert any(" in" in c for row in panel[tab] for c in row["cells"]), panel[tab]
+    features = " ".join(c for row in panel["features"] for c in row["cells"])
+    depth = re.search(r"counterbore depth ([0-9.]+) in", features)  # bearing_block: 2 mm
+    assert depth and float(depth.group(1)) == pytest.approx(2 / 25.4, abs=0.006), features
 
 
 def test_show_deviation_is_sized_for_a_look_and_is_one_undo_step(engineer):

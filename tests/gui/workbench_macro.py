@@ -560,6 +560,23 @@ def step_record_drawing(report):
         name: sorted({o.TypeId for o in doc.Objects})
         for name, doc in FreeCAD.listDocuments().items()
     }
+    mdi = FreeCADGui.getMainWindow().findChild(QtWidgets.QMdiArea)
+    report["drawing_windows"] = [w.windowTitle() for w in mdi.subWindowList()]
+    report["drawing_templates"] = [
+        [doc.Label, os.path.basename(o.Template)]
+        for doc in FreeCAD.listDocuments().values()
+        for o in doc.Objects
+        if o.TypeId == "TechDraw::DrawSVGTemplate"
+    ]
+    tree = FreeCADGui.getMainWindow().findChildren(QtWidgets.QTreeWidget)
+    report["tree_documents"] = sorted(
+        {
+            t.topLevelItem(0).child(i).text(0)
+            for t in tree
+            if t.topLevelItemCount()
+            for i in range(t.topLevelItem(0).childCount())
+        }
+    )
 
 
 def step_preferences_at_start(report):
@@ -773,6 +790,7 @@ def step_imperial(report):
         results().show_result(session.current().result)
         report["imperial_dimensions"] = tables.contents(results().dimension_table)
         report["imperial_alignment"] = results().contents().get("alignment")
+        report["imperial_panel"] = results().contents()
     finally:
         FreeCAD.Units.setSchema(0)
         results().show_result(session.current().result)
