@@ -59,13 +59,18 @@ def available() -> bool:
     return importlib.util.find_spec("cadbench_wb.commands.drawing") is not None
 
 
+def stage_index(stage: str) -> int:
+    """Where the child's stage stands in STAGES (a stage not listed counts as the start)."""
+    names = [name for name, *_ in STAGES]
+    key = SELFTEST_PREFIX if stage.startswith(SELFTEST_PREFIX) else stage
+    return names.index(key) if key in names else 0
+
+
 def stage_progress(stage: str, seconds_in: float) -> tuple[int, str]:
     """(percent, text) for the child's stage, seconds_in after it was first seen. A stage not
     listed counts as the start, so the bar never jumps ahead (the panel keeps the highest
     value shown)."""
-    names = [name for name, *_ in STAGES]
-    key = SELFTEST_PREFIX if stage.startswith(SELFTEST_PREFIX) else stage
-    index = names.index(key) if key in names else 0
+    index = stage_index(stage)
     _name, start, text, pace = STAGES[index]
     end = STAGES[index + 1][1] if index + 1 < len(STAGES) else _ENDS_AT
     share = 1 - math.exp(-max(0.0, seconds_in) / pace)
@@ -150,7 +155,9 @@ class Run:
 
     def _poll(self) -> None:
         stage = self.thread.stage()
-        if stage and stage != self.stage:
+        # Forward only: a stage file read while the child rewrites it is empty ("start"),
+        # and a stage earlier in the order than the one shown never replaces it.
+        if stage and stage != self.stage and stage_index(stage) >= stage_index(self.stage):
             self.stage, self.stage_seen = stage, time.monotonic()
         if self.shows_bar and not self.results.is_busy():
             percent, text = stage_progress(self.stage, time.monotonic() - self.stage_seen)

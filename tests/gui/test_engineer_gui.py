@@ -90,7 +90,7 @@ def test_generate_drawing_draws_the_rotated_candidate_with_every_target(engineer
     # The page shows the sheet the child wrote, in a window of its own, and its document is
     # listed in the tree as any other.
     assert data["drawing_templates"] == [["Drawing of perfect_moved", "drawing.svg"]], data
-    assert "Drawing of perfect_moved" in data["tree_documents"], data["tree_documents"]
+    assert "Drawing of perfect_moved" in data["tree_items"], data["tree_items"]
     assert any(t.startswith("Page") for t in data["drawing_windows"]), data["drawing_windows"]
 
 
@@ -255,6 +255,12 @@ def test_generate_drawing_moves_its_bar_forward_through_named_stages_without_fre
     assert "projecting the views (hidden-line removal)" in stages, stages
     assert "placing the dimensions and writing the files" in stages, stages
     assert not any(":" in s and not s.startswith("checking") for s in stages), stages
+    # The label never goes back to an earlier stage (FreeCAD 1.0 once read the child's stage
+    # file while it was rewritten, and the label said "starting" again).
+    order = ("starting", "checking the FreeCAD kernel", "reading the model", "projecting",
+             "placing", "reading the drawing back")  # fmt: skip
+    positions = [next(i for i, o in enumerate(order) if s.startswith(o)) for s in stages]
+    assert positions == sorted(positions), stages
     assert_responsive(shown, "Generate drawing")
 
 
@@ -264,3 +270,14 @@ def test_apply_alignment_and_show_diff_never_freeze_the_window(engineer):
     data, _ = engineer
     assert_responsive(data["undo_alignment"], "Apply alignment")
     assert_responsive(data["undo_diff"], "Show diff")
+
+
+def test_no_undo_freezes_the_window(engineer):
+    """Ctrl+Z of Apply alignment, Show diff and Show deviation: each undo's own time (the
+    heartbeat's measure: wall time less the GUI thread's wait for a CPU) under the limit."""
+    data, _ = engineer
+    for key in ("undo_alignment", "undo_diff", "deviation_undone"):
+        entry = data[key]
+        assert entry["undo_own_s"] < FREEZE_LIMIT_S, (key, entry)
+        if entry["load_average"] <= (os.cpu_count() or 1):
+            assert entry["undo_wall_s"] < FREEZE_LIMIT_S, (key, entry)

@@ -281,9 +281,10 @@ def watched_deviation(report, key, record):
             return False
         results().progress.valueChanged.disconnect(values.append)
         feature = ended[0] if ended else None
+        freeze = beat.stop()  # before record(): its undo is measured on its own (ctrl_z)
         report[key] = {
             **record(feature),
-            "longest_freeze_s": beat.stop(),
+            "longest_freeze_s": freeze,
             "longest_own_s": beat.own_s,
             "load_average": beat.load,
             "progress_values": values,
@@ -568,15 +569,14 @@ def step_record_drawing(report):
         for o in doc.Objects
         if o.TypeId == "TechDraw::DrawSVGTemplate"
     ]
-    tree = FreeCADGui.getMainWindow().findChildren(QtWidgets.QTreeWidget)
-    report["tree_documents"] = sorted(
-        {
-            t.topLevelItem(0).child(i).text(0)
-            for t in tree
-            if t.topLevelItemCount()
-            for i in range(t.topLevelItem(0).childCount())
-        }
-    )
+    # The tree's top items and theirs: FreeCAD 0.20 lists the documents under an
+    # "Application" item, 1.0 as top items.
+    found = []
+    for tree in FreeCADGui.getMainWindow().findChildren(QtWidgets.QTreeWidget):
+        for i in range(tree.topLevelItemCount()):
+            top = tree.topLevelItem(i)
+            found += [top.text(0)] + [top.child(j).text(0) for j in range(top.childCount())]
+    report["tree_items"] = sorted(set(found))
 
 
 def step_preferences_at_start(report):
@@ -648,7 +648,7 @@ class _StageWatch(QtCore.QObject):
             self.texts.append(text)
 
 
-def ctrl_z(doc) -> str:
+def ctrl_z(doc, entry) -> str:
     """Ctrl+Z as an engineer presses it in doc's 3D view: that view made the active window
     (the drawing's page may be), then the main window's action bound to Ctrl+Z triggered
     (Std_Undo: it undoes the active document's last step). Its name. (FreeCAD's PySide has
@@ -668,7 +668,13 @@ def ctrl_z(doc) -> str:
         scripted.process_events(1)
         time.sleep(0.02)
     enabled = action.isEnabled()
+    # The undo's own freeze, measured as the heartbeat does: its wall time less the time
+    # the GUI thread stood runnable waiting for a CPU.
+    started, waited = time.monotonic(), _runqueue_wait_s()
     action.trigger()
+    wall = time.monotonic() - started
+    entry["undo_wall_s"] = round(wall, 3)
+    entry["undo_own_s"] = round(wall - (_runqueue_wait_s() - waited), 3)
     return action.objectName() if enabled else f"{action.objectName()} (disabled)"
 
 
@@ -683,7 +689,7 @@ def step_undo_each(report):
     def undo_alignment(entry):
         entry["moved"] = _placement(candidate) != before
         entry["undo_names"] = list(doc.UndoNames)
-        entry["undone_by"] = ctrl_z(doc)
+        entry["undone_by"] = ctrl_z(doc, entry)
         entry["back"] = _placement(candidate) == before
         entry["applied_after_undo"] = results().alignment_applied()
 
@@ -697,7 +703,7 @@ def step_undo_diff(report):
     def undo_diff(entry):
         entry["made"] = sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff"))
         entry["undo_names"] = list(doc.UndoNames)
-        entry["undone_by"] = ctrl_z(doc)
+        entry["undone_by"] = ctrl_z(doc, entry)
         entry["left"] = sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff"))
 
     return _watched_action(report, "undo_diff", results().show_diff, undo_diff)
@@ -747,9 +753,7 @@ def step_deviation_undone(report):
             "message": results().message.text(),
         }
         entry["undo_names"] = list(doc.UndoNames)
-        started = time.monotonic()
-        entry["undone_by"] = ctrl_z(doc)
-        entry["undo_s"] = time.monotonic() - started
+        entry["undone_by"] = ctrl_z(doc, entry)
         entry["left"] = sorted(o.Name for o in doc.Objects if o.Name.startswith("CadBench"))
         return entry
 
