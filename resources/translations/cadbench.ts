@@ -4,7 +4,7 @@
   <context>
     <name>CadBench</name>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="222" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="229" />
       <source> (candidate in the scored pose, as drawingMatch draws it)</source>
       <translation type="unfinished" />
     </message>
@@ -14,7 +14,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="229" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="236" />
       <source> (open drawing.FCStd for TechDraw's live views: it projects them again)</source>
       <translation type="unfinished" />
     </message>
@@ -24,7 +24,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="88" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="93" />
       <source>A drawing is already being generated.</source>
       <translation type="unfinished" />
     </message>
@@ -219,12 +219,12 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="167" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="174" />
       <source>Drawing cancelled.</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="170" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="177" />
       <source>Drawing failed: {}</source>
       <translation type="unfinished" />
     </message>
@@ -234,17 +234,17 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="268" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="277" />
       <source>Drawing of {}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="204" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="211" />
       <source>Drawing written to {}, but not shown: {}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="231" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="238" />
       <source>Drawing written to {}: {}</source>
       <translation type="unfinished" />
     </message>
@@ -279,7 +279,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="140" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="145" />
       <source>Generating the drawing of {}…</source>
       <translation type="unfinished" />
     </message>
@@ -304,7 +304,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="98" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="103" />
       <source>Load a model first.</source>
       <translation type="unfinished" />
     </message>
@@ -539,7 +539,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="91" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="96" />
       <source>Wait for the running action, or cancel it.</source>
       <translation type="unfinished" />
     </message>
@@ -634,7 +634,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="85" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="90" />
       <source>n/a: drawing generation is not available in this version.</source>
       <translation type="unfinished" />
     </message>
@@ -694,7 +694,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/drawing.py" line="225" />
+      <location filename="../../cadbench_wb/gui/drawing.py" line="232" />
       <source>{} of {} targets displayed</source>
       <translation type="unfinished" />
     </message>
