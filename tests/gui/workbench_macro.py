@@ -240,7 +240,9 @@ class Heartbeat(QtCore.QObject):
     def __init__(self):
         super().__init__(results())
         self.longest = self.longest_own = 0.0
+        self.longest_own_at = None
         self._last, self._last_wait = time.monotonic(), _runqueue_wait_s()
+        self._started = self._last
         self._timer = QtCore.QTimer(self)
         self._timer.setInterval(20)
         self._timer.timeout.connect(self._tick)
@@ -250,7 +252,11 @@ class Heartbeat(QtCore.QObject):
         now, wait = time.monotonic(), _runqueue_wait_s()
         gap = now - self._last
         self.longest = max(self.longest, gap)
-        self.longest_own = max(self.longest_own, gap - (wait - self._last_wait))
+        own = gap - (wait - self._last_wait)
+        if own > self.longest_own:
+            # When, and what the panel said just after (where the freeze was).
+            self.longest_own_at = [round(now - self._started, 3), results().stage_label.text()]
+        self.longest_own = max(self.longest_own, own)
         self._last, self._last_wait = now, wait
 
     def stop(self) -> float:
@@ -619,6 +625,7 @@ def step_score_watched(report):
     results().progress.valueChanged.connect(seen.append)
     results().stage_label.setText("")
     watch = _StageWatch(stages)
+    beat = Heartbeat()
     waiting = step_score(report)
 
     def done():
@@ -626,6 +633,11 @@ def step_score_watched(report):
             return False
         results().progress.valueChanged.disconnect(seen.append)
         watch.deleteLater()  # this scoring only: the next one starts its bar at 0 again
+        freeze = beat.stop()  # the result shown in the panel included
+        report["score_watch"] = {
+            "longest_freeze_s": freeze, "longest_own_s": beat.own_s, "load_average": beat.load,
+            "longest_own_at": beat.longest_own_at, "steps_s": time.monotonic() - beat._started,
+        }  # fmt: skip
         return True
 
     return done
@@ -954,6 +966,14 @@ SCENARIOS = {
         ("record_broken", step_record_broken),
         ("cancel_build", step_cancel_build),
         ("build_case", step_build_case),
+    ],
+    # The engineer's scoring alone, watched (for measuring one action without the rest).
+    "score_watched": [
+        ("activate", step_activate),
+        ("open_case", step_open_case),
+        ("choose_candidate", step_choose_candidate),
+        ("settle", step_settle),
+        ("score", step_score_watched),
     ],
     # A bundled case, scored from the toolbar as a newcomer would.
     "bundled": [
