@@ -66,7 +66,8 @@ def ts_document(messages: dict) -> ET.ElementTree:
     return ET.ElementTree(root)
 
 
-def main() -> int:
+def collected() -> dict[str, dict[str, tuple[str, int]]]:
+    """{context: {text: (file, line)}} of every translatable string, as the file lists them."""
     messages: dict[str, dict[str, tuple[str, int]]] = {}
     for name in sorted(os.listdir(SOURCES)):
         if not name.endswith(".py"):
@@ -78,6 +79,11 @@ def main() -> int:
     relative = os.path.relpath(REGISTRY, os.path.dirname(TARGET))
     for context, text, line in metric_labels_of(REGISTRY):
         messages.setdefault(context, {}).setdefault(text, (relative, line))
+    return messages
+
+
+def main() -> int:
+    messages = collected()
     os.makedirs(os.path.dirname(TARGET), exist_ok=True)
     with open(TARGET, "wb") as handle:
         handle.write(b'<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n')

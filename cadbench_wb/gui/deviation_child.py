@@ -46,6 +46,12 @@ SLICES = 8
 FILES = {"aligned": "aligned.bms", "nominal": "nominal.bms", "distances": "distances.json"}
 
 
+def QT_TRANSLATE_NOOP(_context: str, text: str) -> str:  # noqa: N802 - Qt's name
+    """Marks a text for tools/update_translations.py (this child has no FreeCAD GUI): the
+    workbench translates the line it reads (gui/deviation.py)."""
+    return text
+
+
 def progress(percent: int, text: str) -> None:
     print(f"progress {int(percent)} {text}", flush=True)
 
@@ -77,16 +83,16 @@ def compute(spec: dict, report=progress) -> dict:
 
     from cadbench_wb.app.model import placement  # noqa: PLC0415 - FreeCAD-only
 
-    report(2, "reading the models")
+    report(2, QT_TRANSLATE_NOOP("CadBench", "reading the models"))
     reference = Part.read(spec["reference"])
     candidate = Part.read(spec["candidate"])
     if spec.get("alignment"):
         alignment = spec["alignment"]
         candidate = placement.placed(candidate, alignment["rotation"], alignment["translation"])
     diagonal = reference.BoundBox.DiagonalLength
-    report(10, "meshing the candidate")
+    report(10, QT_TRANSLATE_NOOP("CadBench", "meshing the candidate"))
     aligned = surface_mesh(candidate, CANDIDATE_DEFLECTION_REL * diagonal, EDGE_REL * diagonal)
-    report(25, "meshing the reference")
+    report(25, QT_TRANSLATE_NOOP("CadBench", "meshing the reference"))
     nominal = surface_mesh(reference, REFERENCE_DEFLECTION_REL * diagonal, None)
     out = spec["out"]
     os.makedirs(out, exist_ok=True)
@@ -97,7 +103,7 @@ def compute(spec: dict, report=progress) -> dict:
     distances = _inspected(freecad, paths, radius, report)
     with open(paths["distances"], "w", encoding="utf-8") as handle:
         json.dump({"distances": distances, "search_radius": radius}, handle)
-    report(100, "done")
+    report(100, QT_TRANSLATE_NOOP("CadBench", "done"))
     return {**paths, "points": len(distances), "search_radius": radius}
 
 
@@ -117,7 +123,10 @@ def _inspected(freecad, paths: dict, radius: float, report) -> list:
         size = max(1, -(-len(points) // SLICES))
         distances = []
         for start in range(0, len(points), size):
-            report(40 + 58 * start // max(1, len(points)), "measuring the distances (Inspection)")
+            report(
+                40 + 58 * start // max(1, len(points)),
+                QT_TRANSLATE_NOOP("CadBench", "measuring the distances (Inspection)"),
+            )
             cloud = doc.addObject("Points::Feature", f"Slice{start}")
             cloud.Points = Points.Points(points[start : start + size])
             feature = doc.addObject("Inspection::Feature", f"Inspect{start}")

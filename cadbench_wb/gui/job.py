@@ -32,12 +32,17 @@ def progress_of(stage: str) -> int:
     return int(100 * STAGES.index(stage) / len(STAGES))
 
 
+def QT_TRANSLATE_NOOP(_context: str, text: str) -> str:  # noqa: N802 - Qt's name
+    """Marks a text for tools/update_translations.py; the panel translates it (tr)."""
+    return text
+
+
 # What the panel prints for a stage (the child writes internal names).
 _STAGE_TEXT = {
-    "start": "starting",
-    "reference": "reading the reference",
-    "candidate": "reading the candidate",
-    "alignment": "aligning the candidate",
+    "start": QT_TRANSLATE_NOOP("CadBench", "starting"),
+    "reference": QT_TRANSLATE_NOOP("CadBench", "reading the reference"),
+    "candidate": QT_TRANSLATE_NOOP("CadBench", "reading the candidate"),
+    "alignment": QT_TRANSLATE_NOOP("CadBench", "aligning the candidate"),
 }
 
 

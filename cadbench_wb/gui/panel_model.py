@@ -153,7 +153,8 @@ def parameter_text(name: str, value, digits: int = 3) -> str:
     """A feature's or thread's parameter with the unit its name implies."""
     if "angle" in name:
         return quantity_text(value, "angle", digits)
-    if name in LENGTH_NAMES:
+    # "counterbore_depth", "countersink_diameter": a length named by its last word.
+    if name in LENGTH_NAMES or name.rsplit("_", 1)[-1] in LENGTH_NAMES:
         return quantity_text(value, "length", digits)
     return number_text(value, digits)
 

@@ -10,6 +10,7 @@ every target its case lists is displayed.
 """
 
 import os
+import re
 import shutil
 
 import pytest
@@ -86,6 +87,11 @@ def test_generate_drawing_draws_the_rotated_candidate_with_every_target(engineer
     assert f"of {total} targets displayed" in message, message
     pages = [n for n, types in data["drawing_documents"].items() if "TechDraw::DrawPage" in types]
     assert pages
+    # The page shows the sheet the child wrote, in a window of its own, and its document is
+    # listed in the tree as any other.
+    assert data["drawing_templates"] == [["Drawing of perfect_moved", "drawing.svg"]], data
+    assert "Drawing of perfect_moved" in data["tree_items"], data["tree_items"]
+    assert any(t.startswith("Page") for t in data["drawing_windows"]), data["drawing_windows"]
 
 
 def _named(names):
@@ -103,6 +109,7 @@ def test_apply_alignment_and_show_diff_are_each_one_undo_step(engineer):
     diff = data["undo_diff"]
     assert diff["made"] and diff["left"] == [], diff
     assert _named(diff["undo_names"]) == ["Show diff"], diff
+    assert alignment["undone_by"] == diff["undone_by"] == "Std_Undo", (alignment, diff)
 
 
 def test_a_failed_load_takes_the_last_candidate_away_and_names_the_file_only(engineer):
@@ -126,6 +133,23 @@ def test_lengths_follow_the_users_unit_schema(engineer):
     assert " in" in data["imperial_alignment"] and " mm" not in data["imperial_alignment"]
 
 
+def test_every_figure_of_the_panel_follows_the_users_unit_schema(engineer):
+    """Imperial decimal: no cell of the Dimensions, Features, Drawing and Shape tabs prints a
+    figure in millimetres (the features' counterbore depth and diameter printed bare
+    before), and the Features and Drawing tabs print inches."""
+    data, _ = engineer
+    panel = data["imperial_panel"]
+    in_mm = re.compile(r"\d\s?mm")
+    for tab in ("dimensions", "features", "drawing", "shape"):
+        cells = [c for row in panel[tab] for c in row["cells"]]
+        assert not [c for c in cells if in_mm.search(c)], (tab, cells)
+    for tab in ("features", "drawing"):
+        assert any(" in" in c for row in panel[tab] for c in row["cells"]), panel[tab]
+    features = " ".join(c for row in panel["features"] for c in row["cells"])
+    depth = re.search(r"counterbore depth ([0-9.]+) in", features)  # bearing_block: 2 mm
+    assert depth and float(depth.group(1)) == pytest.approx(2 / 25.4, abs=0.006), features
+
+
 def test_show_deviation_is_sized_for_a_look_and_is_one_undo_step(engineer):
     """bearing_block's mesh cut to 5 % of the diagonal would have 40,000 points; the look
     keeps about deviation_child.POINTS (5,000) of them. Undone, nothing of it stays."""
@@ -134,6 +158,7 @@ def test_show_deviation_is_sized_for_a_look_and_is_one_undo_step(engineer):
     assert 500 < shown["points"] == shown["distances"] <= 5000 * 1.1, shown
     assert "mm" in shown["message"]
     assert shown["undo_names"][0].removeprefix("-> ") == "Show deviation", shown
+    assert shown["undone_by"] == "Std_Undo", shown
     assert all(not n.startswith(("CadBenchAligned", "CadBenchNominal", "CadBenchDeviation"))
                for n in shown["left"]), shown  # fmt: skip
 
@@ -178,7 +203,7 @@ def test_cancel_ends_show_deviation_and_adds_nothing(engineer):
 def test_generate_drawing_shows_a_bar_and_cancel_and_cancel_ends_it(engineer):
     data, _ = engineer
     assert data["drawing_progress"]["bar"] and data["drawing_progress"]["cancel"]
-    assert data["drawing_progress"]["stage"] == f"drawing {CANDIDATE}"
+    assert data["drawing_progress"]["stage"] == "starting"
     cancelled = data["cancelled_drawing"]
     assert cancelled["message"] == "Drawing cancelled." and not cancelled["bar"], cancelled
     assert cancelled["documents"] == data["documents_before_cancel"]
@@ -216,3 +241,57 @@ def test_a_case_build_moves_its_bar_forward_without_freezing_and_opens_the_case(
     assert_responsive(built, "case build")
     assert len(built["files"]) == total, built
     assert built["case"] and built["case"].endswith(os.path.join("unbuilt", CASE_ID)), built
+
+
+def test_generate_drawing_moves_its_bar_forward_through_named_stages_without_freezing(engineer):
+    """The drawing child (the views' hidden-line removal, about 7 s of 8 on bearing_block)
+    reports its stages; the bar only moves forward, each stage named for a reader (no
+    internal id such as "drawing:dimensions"), and the GUI thread only opens the page."""
+    data, _ = engineer
+    shown = data["drawing_progress"]
+    values = shown["progress_values"]
+    assert values and values == sorted(values) and max(values) >= 80, shown
+    stages = shown["stages"]
+    assert "projecting the views (hidden-line removal)" in stages, stages
+    assert "placing the dimensions and writing the files" in stages, stages
+    assert not any(":" in s and not s.startswith("checking") for s in stages), stages
+    # The label never goes back to an earlier stage (FreeCAD 1.0 once read the child's stage
+    # file while it was rewritten, and the label said "starting" again).
+    order = ("starting", "checking the FreeCAD kernel", "reading the model", "projecting",
+             "placing", "reading the drawing back")  # fmt: skip
+    positions = [next(i for i, o in enumerate(order) if s.startswith(o)) for s in stages]
+    assert positions == sorted(positions), stages
+    assert_responsive(shown, "Generate drawing")
+
+
+def test_apply_alignment_and_show_diff_never_freeze_the_window(engineer):
+    """Both run in the GUI thread (a placement; three STEP pieces read and tessellated):
+    measured with the heartbeat until the 3D view has drawn their result."""
+    data, _ = engineer
+    assert_responsive(data["undo_alignment"], "Apply alignment")
+    assert_responsive(data["undo_diff"], "Show diff")
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="runtime/runner.py starts every child with a preexec_fn (its limits), so Python "
+    "forks FreeCAD's whole process instead of vfork: 0.23-0.57 s of the GUI thread's own "
+    "time at load 15-18, measured at the scoring's start ('starting'); the panel's part "
+    "(show_result) is 0.06 s",
+)
+def test_scoring_never_freezes_the_window(engineer):
+    """The scoring runs in a child a thread waits for; the GUI thread polls its stage and
+    fills the panel at the end."""
+    data, _ = engineer
+    assert_responsive(data["score_watch"], "Score")
+
+
+def test_no_undo_freezes_the_window(engineer):
+    """Ctrl+Z of Apply alignment, Show diff and Show deviation: each undo's own time (the
+    heartbeat's measure: wall time less the GUI thread's wait for a CPU) under the limit."""
+    data, _ = engineer
+    for key in ("undo_alignment", "undo_diff", "deviation_undone"):
+        entry = data[key]
+        assert entry["undo_own_s"] < FREEZE_LIMIT_S, (key, entry)
+        if entry["load_average"] <= (os.cpu_count() or 1):
+            assert entry["undo_wall_s"] < FREEZE_LIMIT_S, (key, entry)

@@ -240,7 +240,9 @@ class Heartbeat(QtCore.QObject):
     def __init__(self):
         super().__init__(results())
         self.longest = self.longest_own = 0.0
+        self.longest_own_at = None
         self._last, self._last_wait = time.monotonic(), _runqueue_wait_s()
+        self._started = self._last
         self._timer = QtCore.QTimer(self)
         self._timer.setInterval(20)
         self._timer.timeout.connect(self._tick)
@@ -250,7 +252,11 @@ class Heartbeat(QtCore.QObject):
         now, wait = time.monotonic(), _runqueue_wait_s()
         gap = now - self._last
         self.longest = max(self.longest, gap)
-        self.longest_own = max(self.longest_own, gap - (wait - self._last_wait))
+        own = gap - (wait - self._last_wait)
+        if own > self.longest_own:
+            # When, and what the panel said just after (where the freeze was).
+            self.longest_own_at = [round(now - self._started, 3), results().stage_label.text()]
+        self.longest_own = max(self.longest_own, own)
         self._last, self._last_wait = now, wait
 
     def stop(self) -> float:
@@ -281,9 +287,10 @@ def watched_deviation(report, key, record):
             return False
         results().progress.valueChanged.disconnect(values.append)
         feature = ended[0] if ended else None
+        freeze = beat.stop()  # before record(): its undo is measured on its own (ctrl_z)
         report[key] = {
             **record(feature),
-            "longest_freeze_s": beat.stop(),
+            "longest_freeze_s": freeze,
             "longest_own_s": beat.own_s,
             "load_average": beat.load,
             "progress_values": values,
@@ -495,15 +502,41 @@ def step_record_folder(report):
 
 
 def step_generate_drawing(report):
+    """Generate drawing from the toolbar, a heartbeat watching the window, every value the
+    bar and the stage label take recorded until the page is open."""
     from cadbench_wb.gui import drawing
 
+    values = []
+    results().progress.valueChanged.connect(values.append)
+    stages = []
+    watch = _StageWatch(stages)
+    beat = Heartbeat()
     toolbar_action("CadBench_GenerateDrawing").trigger()
+    run = drawing.running()
     report["drawing_progress"] = {
         "bar": results().progress.isVisible(),
         "cancel": results().cancel_button.isVisible(),
         "stage": results().stage_label.text(),
     }
-    return lambda: not drawing.is_running()
+
+    def done():
+        if drawing.is_running():
+            return False
+        results().progress.valueChanged.disconnect(values.append)
+        watch.deleteLater()
+        report["drawing_progress"].update(
+            {
+                "longest_freeze_s": beat.stop(),
+                "longest_own_s": beat.own_s,
+                "load_average": beat.load,
+                "progress_values": values,
+                "stages": stages,
+                "gui_seconds": run.seconds if run is not None else None,
+            }
+        )
+        return True
+
+    return done
 
 
 def step_cancel_drawing(report):
@@ -534,6 +567,22 @@ def step_record_drawing(report):
         name: sorted({o.TypeId for o in doc.Objects})
         for name, doc in FreeCAD.listDocuments().items()
     }
+    mdi = FreeCADGui.getMainWindow().findChild(QtWidgets.QMdiArea)
+    report["drawing_windows"] = [w.windowTitle() for w in mdi.subWindowList()]
+    report["drawing_templates"] = [
+        [doc.Label, os.path.basename(o.Template)]
+        for doc in FreeCAD.listDocuments().values()
+        for o in doc.Objects
+        if o.TypeId == "TechDraw::DrawSVGTemplate"
+    ]
+    # The tree's top items and theirs: FreeCAD 0.20 lists the documents under an
+    # "Application" item, 1.0 as top items.
+    found = []
+    for tree in FreeCADGui.getMainWindow().findChildren(QtWidgets.QTreeWidget):
+        for i in range(tree.topLevelItemCount()):
+            top = tree.topLevelItem(i)
+            found += [top.text(0)] + [top.child(j).text(0) for j in range(top.childCount())]
+    report["tree_items"] = sorted(set(found))
 
 
 def step_preferences_at_start(report):
@@ -576,6 +625,7 @@ def step_score_watched(report):
     results().progress.valueChanged.connect(seen.append)
     results().stage_label.setText("")
     watch = _StageWatch(stages)
+    beat = Heartbeat()
     waiting = step_score(report)
 
     def done():
@@ -583,6 +633,11 @@ def step_score_watched(report):
             return False
         results().progress.valueChanged.disconnect(seen.append)
         watch.deleteLater()  # this scoring only: the next one starts its bar at 0 again
+        freeze = beat.stop()  # the result shown in the panel included
+        report["score_watch"] = {
+            "longest_freeze_s": freeze, "longest_own_s": beat.own_s, "load_average": beat.load,
+            "longest_own_at": beat.longest_own_at, "steps_s": time.monotonic() - beat._started,
+        }  # fmt: skip
         return True
 
     return done
@@ -605,32 +660,99 @@ class _StageWatch(QtCore.QObject):
             self.texts.append(text)
 
 
+def ctrl_z(doc, entry) -> str:
+    """Ctrl+Z as an engineer presses it in doc's 3D view: that view made the active window
+    (the drawing's page may be), then the main window's action bound to Ctrl+Z triggered
+    (Std_Undo: it undoes the active document's last step). Its name. (FreeCAD's PySide has
+    no QtTest, and a key event sent from Python bypasses Qt's shortcut map.)"""
+    mw = FreeCADGui.getMainWindow()
+    mdi = mw.findChild(QtWidgets.QMdiArea)
+    # A document's 3D view is titled "Label : 1" (FreeCAD's MDI windows). The window active
+    # before is active again afterwards: left on the 3D view, FreeCAD 1.0 crashed on exit
+    # (SIGSEGV after the report, in every run).
+    previous = mdi.activeSubWindow()
+    view = next(s for s in mdi.subWindowList() if s.windowTitle().startswith(f"{doc.Label} : "))
+    mdi.setActiveSubWindow(view)
+    scripted.process_events(2)
+    try:
+        return _undo_by_key(mw, entry)
+    finally:
+        if previous is not None and previous is not view:
+            mdi.setActiveSubWindow(previous)
+            scripted.process_events(2)
+
+
+def _undo_by_key(mw, entry) -> str:
+    keys = QtGui.QKeySequence("Ctrl+Z")
+    action = next(a for a in mw.findChildren(QtWidgets.QAction) if keys in a.shortcuts())
+    # FreeCAD enables Edit > Undo for the newly active document on its own timer: wait for
+    # it as a user would (a disabled action ignores the key), at most 3 s.
+    until = time.monotonic() + 3
+    while not action.isEnabled() and time.monotonic() < until:
+        scripted.process_events(1)
+        time.sleep(0.02)
+    enabled = action.isEnabled()
+    # The undo's own freeze, measured as the heartbeat does: its wall time less the time
+    # the GUI thread stood runnable waiting for a CPU.
+    started, waited = time.monotonic(), _runqueue_wait_s()
+    action.trigger()
+    wall = time.monotonic() - started
+    entry["undo_wall_s"] = round(wall, 3)
+    entry["undo_own_s"] = round(wall - (_runqueue_wait_s() - waited), 3)
+    return action.objectName() if enabled else f"{action.objectName()} (disabled)"
+
+
 def step_undo_each(report):
-    """Apply alignment, Show diff: each one step of the scoring document's undo history,
-    undone by doc.undo() (Edit > Undo in that document's view; the drawing's page is the
-    active document now)."""
+    """Apply alignment, then (step_undo_diff) Show diff: each one step of the scoring
+    document's undo history, undone by Ctrl+Z in that document's view (ctrl_z). Each
+    action is watched by a heartbeat until the view has drawn its result (_watched_action)."""
     candidate = session.current().candidate.object()
     doc = candidate.Document
     before = _placement(candidate)
-    results().apply_button.click()
-    moved = _placement(candidate)
-    names = list(doc.UndoNames)
-    doc.undo()
-    report["undo_alignment"] = {
-        "moved": moved != before,
-        "back": _placement(candidate) == before,
-        "undo_names": names,
-        "applied_after_undo": results().alignment_applied(),
-    }
-    results().show_diff()
-    made = sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff"))
-    names = list(doc.UndoNames)
-    doc.undo()
-    report["undo_diff"] = {
-        "made": made,
-        "left": sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff")),
-        "undo_names": names,
-    }
+
+    def undo_alignment(entry):
+        entry["moved"] = _placement(candidate) != before
+        entry["undo_names"] = list(doc.UndoNames)
+        entry["undone_by"] = ctrl_z(doc, entry)
+        entry["back"] = _placement(candidate) == before
+        entry["applied_after_undo"] = results().alignment_applied()
+
+    return _watched_action(report, "undo_alignment", results().apply_button.click,
+                           undo_alignment)  # fmt: skip
+
+
+def step_undo_diff(report):
+    doc = session.current().candidate.object().Document
+
+    def undo_diff(entry):
+        entry["made"] = sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff"))
+        entry["undo_names"] = list(doc.UndoNames)
+        entry["undone_by"] = ctrl_z(doc, entry)
+        entry["left"] = sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff"))
+
+    return _watched_action(report, "undo_diff", results().show_diff, undo_diff)
+
+
+def _watched_action(report, key, action, then, settle_ms=600):
+    """Run action() in the GUI thread with a heartbeat watching the window, let the 3D view
+    draw its result (settle_ms of event loop), then then(report[key]) (the undo)."""
+    beat = Heartbeat()
+    started = time.monotonic()
+    action()
+    report[key] = {"action_s": round(time.monotonic() - started, 3)}
+    settled = scripted.wait_ms(settle_ms)
+
+    def done():
+        if not settled():
+            return False
+        freeze = beat.stop()
+        report[key].update(
+            {"longest_freeze_s": freeze, "longest_own_s": beat.own_s, "load_average": beat.load}
+        )
+        then(report[key])
+        return True
+
+    return done
 
 
 def step_undo_deviation(report):
@@ -645,7 +767,7 @@ def step_undo_deviation(report):
 
 def step_deviation_undone(report):
     """Show deviation on the scored candidate (the heartbeat watching the window), then
-    doc.undo(): one step, all of it gone."""
+    Ctrl+Z: one step, all of it gone."""
     doc = session.current().reference.object().Document
 
     def record(feature):
@@ -655,9 +777,7 @@ def step_deviation_undone(report):
             "message": results().message.text(),
         }
         entry["undo_names"] = list(doc.UndoNames)
-        started = time.monotonic()
-        doc.undo()
-        entry["undo_s"] = time.monotonic() - started
+        entry["undone_by"] = ctrl_z(doc, entry)
         entry["left"] = sorted(o.Name for o in doc.Objects if o.Name.startswith("CadBench"))
         return entry
 
@@ -698,6 +818,7 @@ def step_imperial(report):
         results().show_result(session.current().result)
         report["imperial_dimensions"] = tables.contents(results().dimension_table)
         report["imperial_alignment"] = results().contents().get("alignment")
+        report["imperial_panel"] = results().contents()
     finally:
         FreeCAD.Units.setSchema(0)
         results().show_result(session.current().result)
@@ -847,6 +968,7 @@ SCENARIOS = {
         ("record_drawing", step_record_drawing),
         ("cancel_drawing", step_cancel_drawing),
         ("undo_each", step_undo_each),
+        ("undo_diff", step_undo_diff),
         ("deviation_undone", step_deviation_undone),
         ("cancel_deviation", step_cancel_deviation),
         ("imperial", step_imperial),
@@ -856,6 +978,14 @@ SCENARIOS = {
         ("record_broken", step_record_broken),
         ("cancel_build", step_cancel_build),
         ("build_case", step_build_case),
+    ],
+    # The engineer's scoring alone, watched (for measuring one action without the rest).
+    "score_watched": [
+        ("activate", step_activate),
+        ("open_case", step_open_case),
+        ("choose_candidate", step_choose_candidate),
+        ("settle", step_settle),
+        ("score", step_score_watched),
     ],
     # A bundled case, scored from the toolbar as a newcomer would.
     "bundled": [

@@ -508,3 +508,14 @@ def test_a_draft_from_the_automatic_case_keeps_its_bindings_on_the_authors_refer
     ]
     assert draft.dimensions[0].geometry["at"] == bound["at"]
     assert draft.dimensions[1].geometry == {"faces": [6]}
+
+
+def test_a_parameter_named_by_a_length_in_its_last_word_prints_its_unit():
+    """A counterbored hole's parameters ("counterbore_depth 2.000" printed bare before): a
+    name ending in a length word is a length, one with "angle" in it an angle, and a count
+    stays a bare number."""
+    assert panel_model.parameter_text("counterbore_depth", 2.0) == "2.000 mm"
+    assert panel_model.parameter_text("counterbore_diameter", 18.0) == "18.000 mm"
+    assert panel_model.parameter_text("countersink_angle", 90.0) == "90.000°"
+    assert panel_model.parameter_text("hole_count", 4) == panel_model.number_text(4, 3)
+    assert "mm" not in panel_model.parameter_text("hole_count", 4)

@@ -65,8 +65,14 @@ def report_of(args, stage=lambda name, file=None: None) -> dict:
     # TechDraw draws a Part shape: a mesh's is its polyhedron (made here, on first need).
     solid = mesh_solid.part_shape(model.shape)
     shape = posed(solid, pose) if pose else solid
+    # make_drawing's two steps, each its own stage (the workbench's bar names them): the
+    # views projected (hidden-line removal, most of the time), then the dimensions placed
+    # and the files written; then the drawing read back.
     stage("drawing", args.model)
-    made = drawing.make_drawing(shape, args.out, case=case, projection=args.projection, title=title)
+    with drawing.drawing_session(shape, args.projection, title) as session:
+        stage("drawing:dimensions", args.model)
+        made = session.draw(args.out, case, None)
+    stage("drawing:readback", args.model)
     read = drawing_readback.read_back(args.out, made)
     report = {
         "schema": "cadbench.drawing/1",
