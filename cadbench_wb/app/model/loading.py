@@ -14,7 +14,7 @@ import Part
 
 from cadbench_wb import standard
 from cadbench_wb.app.model import fcstd_shapes, mesh_solid
-from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
+from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid, ReferenceOpenShell
 from cadbench_wb.inputs import checks as input_checks
 from cadbench_wb.inputs import formats, step_units
 from cadbench_wb.runtime import memory_use
@@ -81,6 +81,8 @@ def load_model(path: str, role: str = "candidate", volumes=None) -> LoadedModel:
     except MemoryError:
         failure = DeliveryFailure("memory", memory_use.exhausted_detail(f"reading {path}"))
     except DeliveryFailure as caught:
+        if role == "reference" and isinstance(caught, OpenShell):
+            return _closed_reference(caught)
         failure = caught
         if memory_use.exhausted():
             # OpenCASCADE reports a failed allocation as a read error: name the limit instead.
@@ -141,8 +143,12 @@ def _brep_model(
         faces = sum(len(shape.Faces) for shape in shapes)
         edges = sum(len(shape.Edges) for shape in shapes)
         if faces:
-            raise DeliveryFailure(
-                "no_solid", f"{path}: {faces} face(s) but no closed solid (surfaces or shells)"
+            raise OpenShell(
+                f"{path}: {faces} face(s) but no closed solid (surfaces or shells)",
+                shapes,
+                lambda closed, note: _brep_model(
+                    path, fmt, closed, [*notes, note], None, objects, scored_objects, length_unit
+                ),
             )
         if edges:
             raise DeliveryFailure(
@@ -171,6 +177,56 @@ def _brep_model(
         solid_volumes=solid_volumes,
         length_unit=length_unit,
     )
+
+
+class OpenShell(DeliveryFailure):
+    """no_solid: the file holds faces but no closed solid. A reference is sewn first
+    (_closed_reference); retry(solids, note) reads the closed solids as that file."""
+
+    def __init__(self, detail: str, shapes: list, retry: Callable):
+        super().__init__("no_solid", detail)
+        self.shapes = shapes
+        self.retry = retry
+
+
+# The tolerance of FreeCAD's Part sewing (TopoShape::sewShape: OpenCASCADE's
+# BRepBuilderAPI_Sewing at its default, whatever tolerance Python passes in 0.20): a gap
+# between two faces' edges up to it is closed (measured: 0.95e-6 mm closes, 1.05e-6 does
+# not, tests/app/test_open_shell_reference.py), a face removed never is.
+SEWING_TOLERANCE_MM = 1e-6
+
+
+def _closed_reference(open_shell: OpenShell) -> LoadedModel:
+    """The reference whose faces hold no closed solid, closed the way FreeCAD users do
+    (Part sewing at the kernel's tolerance, then makeSolid) and scored with a note naming
+    the repair; ReferenceOpenShell when sewing leaves a shell open or no shell at all."""
+    faces = [face for shape in open_shell.shapes for face in shape.Faces]
+    tolerance = SEWING_TOLERANCE_MM
+    sewn = Part.Compound(faces).copy()
+    sewn.sewShape()
+    shells = list(sewn.Shells)
+    open_shells = [shell for shell in shells if not shell.isClosed()]
+    loose = len(faces) - sum(len(shell.Faces) for shell in shells)
+    if not shells or open_shells or loose > 0:
+        free_edges = sum(len(shell.getFreeEdges().Edges) for shell in open_shells)
+        raise ReferenceOpenShell(
+            f"{open_shell.detail}; sewn at {tolerance:g} mm they stay open "
+            f"({len(open_shells)} open shell(s), {free_edges} free edge(s)"
+            + (f", {loose} face(s) in no shell" if loose > 0 else "")
+            + "): no volume to score against"
+        )
+    solids = [Part.Solid(shell) for shell in shells]
+    note = (
+        f"reference repaired: {len(faces)} face(s) and no solid, sewn at {tolerance:g} mm "
+        f"(Part sewing, then makeSolid) into {len(solids)} closed solid(s)"
+    )
+    try:
+        return open_shell.retry([Part.Compound(solids)], note)
+    except DeliveryFailure as failure:
+        raise ReferenceOpenShell(
+            f"{open_shell.detail}; sewn at {tolerance:g} mm into {len(solids)} closed "
+            f"shell(s), but then {failure.reason}: {failure.detail}"
+        ) from None
 
 
 def checked_volumes(path: str, solids) -> list[float]:
