@@ -47,6 +47,9 @@ class LoadedModel:
     solid_volumes: list | None = None
     # STEP only: the length unit the file declares (inputs/step_units.py), None: none read.
     length_unit: str | None = None
+    # A reference of faces that sewing does not close (load_model's open_shell_ok): shape is
+    # its sewn faces, with no volume; the metrics that need one are not applicable.
+    open_shell: bool = False
 
     def summary(self) -> dict:
         found = {
@@ -54,18 +57,24 @@ class LoadedModel:
             "solids": self.solids,
             # The exact B-rep volume of what is scored, whichever route decides shapeIoU
             # (shape.volumeA/B are the deciding method's own figures, mesh ones included).
-            "volume": float(self.shape.Volume if self.volume is None else self.volume),
+            "volume": None
+            if self.open_shell
+            else float(self.shape.Volume if self.volume is None else self.volume),
             "fromMesh": self.from_mesh,
             "notes": list(self.notes),
         }
         if self.length_unit is not None:
             found["lengthUnit"] = self.length_unit
+        if self.open_shell:
+            found["openShell"] = True
         if self.scored_objects:
             found["objects"] = [dict(o) for o in self.scored_objects]
         return found
 
 
-def load_model(path: str, role: str = "candidate", volumes=None) -> LoadedModel:
+def load_model(
+    path: str, role: str = "candidate", volumes=None, open_shell_ok: bool = False
+) -> LoadedModel:
     """The scored solid of a reference or candidate file.
 
     A broken candidate raises DeliveryFailure (it is scored 0); a broken reference raises
@@ -74,7 +83,9 @@ def load_model(path: str, role: str = "candidate", volumes=None) -> LoadedModel:
     volumes: the exact volume of each solid of this very file as these checks measured
     them before (app/model/reference_facts.py): the file passed them, so BRepCheck and the
     volumes are not run again (0.45 s of CPU on a threaded M8 bolt). Used only when there
-    is one per solid read.
+    is one per solid read. open_shell_ok: a reference of faces that sewing does not close
+    is kept as faces (LoadedModel.open_shell) instead of ReferenceOpenShell (the scoring:
+    the metrics that need no volume still apply).
     """
     try:
         return _load(path, volumes)
@@ -82,7 +93,7 @@ def load_model(path: str, role: str = "candidate", volumes=None) -> LoadedModel:
         failure = DeliveryFailure("memory", memory_use.exhausted_detail(f"reading {path}"))
     except DeliveryFailure as caught:
         if role == "reference" and isinstance(caught, OpenShell):
-            return _closed_reference(caught)
+            return _closed_reference(caught, open_shell_ok)
         failure = caught
         if memory_use.exhausted():
             # OpenCASCADE reports a failed allocation as a read error: name the limit instead.
@@ -149,6 +160,9 @@ def _brep_model(
                 lambda closed, note: _brep_model(
                     path, fmt, closed, [*notes, note], None, objects, scored_objects, length_unit
                 ),
+                lambda sewn, note: LoadedModel(
+                    path, fmt, sewn, 0, [*notes, note], length_unit=length_unit, open_shell=True
+                ),
             )
         if edges:
             raise DeliveryFailure(
@@ -181,12 +195,14 @@ def _brep_model(
 
 class OpenShell(DeliveryFailure):
     """no_solid: the file holds faces but no closed solid. A reference is sewn first
-    (_closed_reference); retry(solids, note) reads the closed solids as that file."""
+    (_closed_reference); retry(solids, note) reads the closed solids as that file,
+    retry_open(faces, note) keeps the faces."""
 
-    def __init__(self, detail: str, shapes: list, retry: Callable):
+    def __init__(self, detail: str, shapes: list, retry: Callable, retry_open: Callable):
         super().__init__("no_solid", detail)
         self.shapes = shapes
         self.retry = retry
+        self.retry_open = retry_open  # (sewn faces, note): the reference kept open
 
 
 # The tolerance of FreeCAD's Part sewing (TopoShape::sewShape: OpenCASCADE's
@@ -196,10 +212,11 @@ class OpenShell(DeliveryFailure):
 SEWING_TOLERANCE_MM = 1e-6
 
 
-def _closed_reference(open_shell: OpenShell) -> LoadedModel:
+def _closed_reference(open_shell: OpenShell, keep_open: bool = False) -> LoadedModel:
     """The reference whose faces hold no closed solid, closed the way FreeCAD users do
     (Part sewing at the kernel's tolerance, then makeSolid) and scored with a note naming
-    the repair; ReferenceOpenShell when sewing leaves a shell open or no shell at all."""
+    the repair; when sewing leaves a shell open or no shell at all, the faces as sewn
+    (keep_open: LoadedModel.open_shell, its note naming the free edges) or ReferenceOpenShell."""
     faces = [face for shape in open_shell.shapes for face in shape.Faces]
     tolerance = SEWING_TOLERANCE_MM
     sewn = Part.Compound(faces).copy()
@@ -209,12 +226,15 @@ def _closed_reference(open_shell: OpenShell) -> LoadedModel:
     loose = len(faces) - sum(len(shell.Faces) for shell in shells)
     if not shells or open_shells or loose > 0:
         free_edges = sum(len(shell.getFreeEdges().Edges) for shell in open_shells)
-        raise ReferenceOpenShell(
+        detail = (
             f"{open_shell.detail}; sewn at {tolerance:g} mm they stay open "
             f"({len(open_shells)} open shell(s), {free_edges} free edge(s)"
             + (f", {loose} face(s) in no shell" if loose > 0 else "")
             + "): no volume to score against"
         )
+        if not keep_open:
+            raise ReferenceOpenShell(detail)
+        return open_shell.retry_open(sewn, f"reference_open_shell: {detail}")
     solids = [Part.Solid(shell) for shell in shells]
     note = (
         f"reference repaired: {len(faces)} face(s) and no solid, sewn at {tolerance:g} mm "
