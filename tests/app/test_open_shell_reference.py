@@ -116,6 +116,15 @@ def test_a_command_that_needs_a_solid_names_the_open_shell(shells, tmp_path):
     assert status == 4
     assert f"{OPEN}:" in err and "4 free edge(s)" in err
     assert "Traceback" not in out + err
+    # score without a case: no automatic targets, said why; what needs none is scored.
+    cache = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    status, out, err = run_cli(
+        "score", shells["box_open"], shells["plain"], "--json", "-", env=cache
+    )
+    assert status == 0, err
+    result = json.loads(out)
+    assert result["autoCase"]["failure"]["reason"] == OPEN
+    assert result["verdicts"]["semanticMatch"]["verdict"] != "not applicable"
 
 
 @pytest.mark.parametrize("name,closes", [("box_gap_small", True), ("box_gap_wide", False)])
