@@ -72,6 +72,13 @@ class ReferenceInvalid(CadbenchError):
     exit_status = 4
 
 
+class ReferenceOpenShell(ReferenceInvalid):
+    """The reference holds faces but no closed solid, and sewing them (app/model/loading.py)
+    does not close them: no volume to score a candidate's against."""
+
+    reason = "reference_open_shell"
+
+
 class UsageError(CadbenchError):
     """The command line or an input file given by the operator is wrong."""
 
@@ -147,6 +154,7 @@ ERROR_CLASSES = (
     CadbenchError,
     UsageError,
     ReferenceInvalid,
+    ReferenceOpenShell,
     FreeCADUnavailable,
     WorkerLost,
     EnvironmentBroken,

@@ -43,6 +43,15 @@ def _thread(facts, metric):
     return None if facts.reference_threads else Unmet("the reference has no thread")
 
 
+def _solid_reference(facts, metric):
+    if not getattr(facts.reference, "open_shell", False):
+        return None
+    return Unmet(
+        "reference_open_shell: the reference is faces that sewing does not close, no solid: "
+        "no volume to compare"
+    )
+
+
 def _brep(facts, metric):
     if not facts.is_mesh:
         return None
@@ -64,6 +73,12 @@ REQUIREMENTS = {
     for r in (
         Requirement("targets", _targets, True, "a case that lists target dimensions"),
         Requirement("thread", _thread, True, "a reference with a modeled or cosmetic thread"),
+        Requirement(
+            "solid_reference",
+            _solid_reference,
+            True,
+            "a reference that is a closed solid (not an open shell of faces)",
+        ),
         Requirement("brep", _brep, False, "a B-rep candidate (not a triangle mesh)"),
         Requirement(
             "brep_or_rebuilt",

@@ -66,7 +66,10 @@ def score_files(
     # them (reference_facts.py), else measured now and kept for the next one.
     facts_file = reference_facts.cache_file(result, options)
     kept = reference_facts.known(facts_file)
-    ref = loading.load_model(reference, "reference", kept.get(reference_facts.VOLUMES))
+    # A reference that stays an open shell is scored on what needs no volume (requirements.py).
+    ref = loading.load_model(
+        reference, "reference", kept.get(reference_facts.VOLUMES), open_shell_ok=True
+    )
     reference_facts.keep(facts_file, kept, ref.solid_volumes)
     timing["load_reference"] = time.perf_counter() - t0
     timing["cpu_load_reference"] = _own_cpu() - c0
@@ -127,9 +130,11 @@ def _scored(
         rotation, translation = _pose_arrays(options["control_pose"])
         pose = alignment_mod.Pose(rotation, translation, 1.0, "the candidate's (control)")
         align = alignment_mod.Alignment(pose, False, [], 0, "perfect-copy control")
-    elif options.get("no_align"):
+    elif options.get("no_align") or ref.open_shell:
+        # An open shell has no volume to align on (its inertia): the pose as delivered.
         pose = alignment_mod.Pose(np.eye(3), np.zeros(3), 0.0, "none")
-        align = alignment_mod.Alignment(pose, False, [], 0, "not aligned")
+        why = "not aligned" + (": the reference is an open shell" if ref.open_shell else "")
+        align = alignment_mod.Alignment(pose, False, [], 0, why)
     else:
         align = alignment_mod.align(ref.shape, cand.shape)
     told_aligned(align.best.rotation, align.best.translation)
@@ -156,6 +161,9 @@ def _scored(
         timing.update(work.close())
     t0, c0 = time.perf_counter(), _own_cpu()
     result["fieldFigures"] = field_meshes.field_figures_of(ref.shape, cand.shape)
+    if ref.open_shell:  # voxels inside an open shell: none (its Chamfer points stand)
+        voxels = result["fieldFigures"]["voxelIoU64"]
+        voxels.update(value=None, reason="reference_open_shell: no inside to voxelise")
     timing["field_figures"] = time.perf_counter() - t0
     timing["cpu_field_figures"] = _own_cpu() - c0
     timing["total"] = time.perf_counter() - started

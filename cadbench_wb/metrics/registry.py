@@ -14,7 +14,7 @@ measure:
 - ``outputs``: every other top-level key measure may return; ``ceiling`` among them, the case's
   own maximum (seed 000's passed reachable), ``detail`` the per-item detail;
 - ``requires``: what must hold for the metric to apply (app/requirements.py: ``targets``,
-  ``thread``, ``brep``, ``brep_or_rebuilt``). The orchestrator checks them in order and
+  ``thread``, ``solid_reference``, ``brep``, ``brep_or_rebuilt``). The orchestrator checks them in order and
   writes the standard not-applicable result itself: the value and the ceiling null, the
   ``blank`` outputs, ``detail`` as ``{applicable: false, reason}`` (or what ``explain``
   (facts, reason) says the metric found), the verdict verdicts.not_applicable;
@@ -95,6 +95,7 @@ METRICS = (
         "shape",
         "Shape fidelity",
         "cadbench_wb.app.shape.stage:shape_stage",
+        requires=("solid_reference",),
         outputs=("shape", "diffFiles"),
     ),
     Metric(
@@ -147,7 +148,7 @@ METRICS = (
             "../resources/data/iso_metric_threads.csv",
             "../resources/data/freecad_hole_threads.csv",
         ),
-        requires=("thread",),
+        requires=("solid_reference", "thread"),
         outputs=("threads",),
         detail="threads",
         explain="cadbench_wb.app.threads.stage:not_applicable_detail",

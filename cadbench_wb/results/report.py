@@ -16,6 +16,10 @@ def summary_text(result: dict) -> str:
     ]
     if result.get("case"):
         lines.insert(0, f"case       {result['case']['id']}: {result['case']['title']}")
+    for note in result["reference"].get("notes", []):
+        # app/model/loading.py: a reference sewn, or one kept as faces (no volume)
+        if note.startswith(("reference repaired", "reference_open_shell")):
+            lines.append(f"{'':11}{note}")
     auto_failure = (result.get("autoCase") or {}).get("failure")
     if auto_failure:  # no automatic targets: why, beside the metrics that still apply
         lines.append(f"targets    none: {auto_failure['reason']}: {auto_failure['detail']}")

@@ -14,7 +14,7 @@ import Part
 
 from cadbench_wb import standard
 from cadbench_wb.app.model import fcstd_shapes, mesh_solid
-from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid
+from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid, ReferenceOpenShell
 from cadbench_wb.inputs import checks as input_checks
 from cadbench_wb.inputs import formats, step_units
 from cadbench_wb.runtime import memory_use
@@ -47,6 +47,9 @@ class LoadedModel:
     solid_volumes: list | None = None
     # STEP only: the length unit the file declares (inputs/step_units.py), None: none read.
     length_unit: str | None = None
+    # A reference of faces that sewing does not close (load_model's open_shell_ok): shape is
+    # its sewn faces, with no volume; the metrics that need one are not applicable.
+    open_shell: bool = False
 
     def summary(self) -> dict:
         found = {
@@ -54,18 +57,24 @@ class LoadedModel:
             "solids": self.solids,
             # The exact B-rep volume of what is scored, whichever route decides shapeIoU
             # (shape.volumeA/B are the deciding method's own figures, mesh ones included).
-            "volume": float(self.shape.Volume if self.volume is None else self.volume),
+            "volume": None
+            if self.open_shell
+            else float(self.shape.Volume if self.volume is None else self.volume),
             "fromMesh": self.from_mesh,
             "notes": list(self.notes),
         }
         if self.length_unit is not None:
             found["lengthUnit"] = self.length_unit
+        if self.open_shell:
+            found["openShell"] = True
         if self.scored_objects:
             found["objects"] = [dict(o) for o in self.scored_objects]
         return found
 
 
-def load_model(path: str, role: str = "candidate", volumes=None) -> LoadedModel:
+def load_model(
+    path: str, role: str = "candidate", volumes=None, open_shell_ok: bool = False
+) -> LoadedModel:
     """The scored solid of a reference or candidate file.
 
     A broken candidate raises DeliveryFailure (it is scored 0); a broken reference raises
@@ -74,13 +83,17 @@ def load_model(path: str, role: str = "candidate", volumes=None) -> LoadedModel:
     volumes: the exact volume of each solid of this very file as these checks measured
     them before (app/model/reference_facts.py): the file passed them, so BRepCheck and the
     volumes are not run again (0.45 s of CPU on a threaded M8 bolt). Used only when there
-    is one per solid read.
+    is one per solid read. open_shell_ok: a reference of faces that sewing does not close
+    is kept as faces (LoadedModel.open_shell) instead of ReferenceOpenShell (the scoring:
+    the metrics that need no volume still apply).
     """
     try:
         return _load(path, volumes)
     except MemoryError:
         failure = DeliveryFailure("memory", memory_use.exhausted_detail(f"reading {path}"))
     except DeliveryFailure as caught:
+        if role == "reference" and isinstance(caught, OpenShell):
+            return _closed_reference(caught, open_shell_ok)
         failure = caught
         if memory_use.exhausted():
             # OpenCASCADE reports a failed allocation as a read error: name the limit instead.
@@ -141,8 +154,15 @@ def _brep_model(
         faces = sum(len(shape.Faces) for shape in shapes)
         edges = sum(len(shape.Edges) for shape in shapes)
         if faces:
-            raise DeliveryFailure(
-                "no_solid", f"{path}: {faces} face(s) but no closed solid (surfaces or shells)"
+            raise OpenShell(
+                f"{path}: {faces} face(s) but no closed solid (surfaces or shells)",
+                shapes,
+                lambda closed, note: _brep_model(
+                    path, fmt, closed, [*notes, note], None, objects, scored_objects, length_unit
+                ),
+                lambda sewn, note: LoadedModel(
+                    path, fmt, sewn, 0, [*notes, note], length_unit=length_unit, open_shell=True
+                ),
             )
         if edges:
             raise DeliveryFailure(
@@ -171,6 +191,62 @@ def _brep_model(
         solid_volumes=solid_volumes,
         length_unit=length_unit,
     )
+
+
+class OpenShell(DeliveryFailure):
+    """no_solid: the file holds faces but no closed solid. A reference is sewn first
+    (_closed_reference); retry(solids, note) reads the closed solids as that file,
+    retry_open(faces, note) keeps the faces."""
+
+    def __init__(self, detail: str, shapes: list, retry: Callable, retry_open: Callable):
+        super().__init__("no_solid", detail)
+        self.shapes = shapes
+        self.retry = retry
+        self.retry_open = retry_open  # (sewn faces, note): the reference kept open
+
+
+# The tolerance of FreeCAD's Part sewing (TopoShape::sewShape: OpenCASCADE's
+# BRepBuilderAPI_Sewing at its default, whatever tolerance Python passes in 0.20): a gap
+# between two faces' edges up to it is closed (measured: 0.95e-6 mm closes, 1.05e-6 does
+# not, tests/app/test_open_shell_reference.py), a face removed never is.
+SEWING_TOLERANCE_MM = 1e-6
+
+
+def _closed_reference(open_shell: OpenShell, keep_open: bool = False) -> LoadedModel:
+    """The reference whose faces hold no closed solid, closed the way FreeCAD users do
+    (Part sewing at the kernel's tolerance, then makeSolid) and scored with a note naming
+    the repair; when sewing leaves a shell open or no shell at all, the faces as sewn
+    (keep_open: LoadedModel.open_shell, its note naming the free edges) or ReferenceOpenShell."""
+    faces = [face for shape in open_shell.shapes for face in shape.Faces]
+    tolerance = SEWING_TOLERANCE_MM
+    sewn = Part.Compound(faces).copy()
+    sewn.sewShape()
+    shells = list(sewn.Shells)
+    open_shells = [shell for shell in shells if not shell.isClosed()]
+    loose = len(faces) - sum(len(shell.Faces) for shell in shells)
+    if not shells or open_shells or loose > 0:
+        free_edges = sum(len(shell.getFreeEdges().Edges) for shell in open_shells)
+        detail = (
+            f"{open_shell.detail}; sewn at {tolerance:g} mm they stay open "
+            f"({len(open_shells)} open shell(s), {free_edges} free edge(s)"
+            + (f", {loose} face(s) in no shell" if loose > 0 else "")
+            + "): no volume to score against"
+        )
+        if not keep_open:
+            raise ReferenceOpenShell(detail)
+        return open_shell.retry_open(sewn, f"reference_open_shell: {detail}")
+    solids = [Part.Solid(shell) for shell in shells]
+    note = (
+        f"reference repaired: {len(faces)} face(s) and no solid, sewn at {tolerance:g} mm "
+        f"(Part sewing, then makeSolid) into {len(solids)} closed solid(s)"
+    )
+    try:
+        return open_shell.retry([Part.Compound(solids)], note)
+    except DeliveryFailure as failure:
+        raise ReferenceOpenShell(
+            f"{open_shell.detail}; sewn at {tolerance:g} mm into {len(solids)} closed "
+            f"shell(s), but then {failure.reason}: {failure.detail}"
+        ) from None
 
 
 def checked_volumes(path: str, solids) -> list[float]:
