@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
+from cadbench_wb.drafting import plan as plan_module
 from cadbench_wb.drafting.plan import Candidate, ViewGeometry
 
 # ISO 5455 scales, largest first.
@@ -36,6 +37,9 @@ PREFERRED = {0: _LAYOUT["preferred_rows"], 1: _LAYOUT["preferred_columns"]}
 _SEARCH = standard.DRAWING["label_search"]
 OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
 ESTIMATED_BAND = _LAYOUT["estimated_band_mm"]
+# Rounds in which targets left out for room are moved to another view (planned_sheet):
+# each round is one more layout; NIST FTC-09's auto case settles in one.
+REPLANS = 2
 READABLE_FRONT = _LAYOUT["readable_front_mm"]
 # TechDraw's DXF writer puts a linear dimension's text and line this far from its label,
 # across the line joining the two measured points (ImpExpDxf: "gap = 5.0").
@@ -232,6 +236,25 @@ def sheet_layout(views, chosen, sheets: dict, first: str, projection, scales, fl
     return first, fitted_layout(views, chosen, working, title_block, projection, scales, floor)
 
 
+def planned_sheet(views, candidates, targets, sheets, first, projection, scales, floor) -> tuple:
+    """(chosen, sheet, layout): the dimensions chosen for the targets (plan.chosen_dimensions)
+    laid out (sheet_layout); a target the layout leaves out for room in one view is shown
+    in another view that shows it, as a drafter moves a dimension to where it fits
+    (REPLANS rounds at most; the round that leaves out fewest targets is kept)."""
+    avoid = frozenset()
+    best = None
+    for _round in range(REPLANS + 1):
+        chosen = plan_module.chosen_dimensions(candidates, targets, avoid)
+        sheet, plan = sheet_layout(views, chosen, sheets, first, projection, scales, floor)
+        lost = {(c.target, c.view) for c, _ in plan.dropped if c.target is not None}
+        if best is None or len(lost) < best[0]:
+            best = (len(lost), chosen, sheet, plan)
+        if not lost or lost <= avoid:
+            break
+        avoid = avoid | lost
+    return best[1:]
+
+
 def estimated_scale(sizes: dict, working, title_block, projection="first") -> float:
     """The scale a layout will most likely take, from the views' sizes alone (model mm,
     {name: (width, height)}) and a typical band of dimensions on each dimensioned side:
@@ -273,9 +296,13 @@ def _rows(geometry, chosen, scale, projection):
         for items, axis, side in ((across, 0, horizontal_side), (upright, 1, vertical_side)):
             # Rows that would grow the band too wide continue on the view's other side.
             placed, over = _stack(items, axis, side, (x0, y0, x1, y1), scale, PREFERRED[axis])
-            # The other side takes as many rows again; more only for a case's targets.
+            # The other side takes as many rows again; more only for a case's targets. An
+            # overall size, the outermost row, is never left out for room: it takes the row
+            # beyond the others (NIST FTC-09's 139 targets lost the overall 279.4).
             limit = MAX_ROWS if any(c.target for c in over) else PREFERRED[axis]
-            more, lost = _stack(over, axis, OPPOSITE[side], (x0, y0, x1, y1), scale, limit)
+            more, lost = _stack(
+                over, axis, OPPOSITE[side], (x0, y0, x1, y1), scale, limit, overall_kept=True
+            )
             rows[name] += placed + more
             dropped += [(c, "no room beside the view") for c in lost]
     return rows, dropped
@@ -305,10 +332,12 @@ def _degenerate(candidate: Candidate, scale: float) -> bool:
     return (high - low) * scale < MIN_SHEET_SPAN
 
 
-def _stack(items, axis, side, bbox, scale, limit):
+def _stack(items, axis, side, bbox, scale, limit, overall_kept=False):
     """Rows (axis 0: horizontal dimensions) or columns (axis 1) of dimensions: shortest
     nearest the view, a dimension outside every dimension it spans, labels never touching.
-    Returns (placed [(candidate, anchor)], those that needed more than limit rows)."""
+    Returns (placed [(candidate, anchor)], those that needed more than limit rows);
+    overall_kept: an overall size takes a row beyond limit rather than being lost (one per
+    view and axis: the band grows by a row at most)."""
     items = sorted(items, key=lambda c: (_span(c, axis)[1] - _span(c, axis)[0], _span(c, axis)))
     occupied = []  # per row: [(low, high)]
     row_of = []  # (span, row)
@@ -323,9 +352,10 @@ def _stack(items, axis, side, bbox, scale, limit):
         row = 1 + max(
             (r for (lo, hi), r in row_of if lo >= low - 1e-9 and hi <= high + 1e-9), default=-1
         )
-        while row < limit and any(_overlap(extent, o) for o in _row(occupied, row)):
+        cap = math.inf if overall_kept and c.role == "overall" else limit
+        while row < cap and any(_overlap(extent, o) for o in _row(occupied, row)):
             row += 1
-        if row >= limit:
+        if row >= cap:
             lost.append(c)
             continue
         _row(occupied, row).append(extent)

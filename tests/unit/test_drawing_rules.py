@@ -9,6 +9,7 @@ import math
 
 from cadbench_wb.drafting import circles as drawing_circles
 from cadbench_wb.drafting import layout as drawing_layout
+from cadbench_wb.drafting import plan as plan_module
 from cadbench_wb.drafting.plan import Arc, Candidate, Line, ViewGeometry
 
 
@@ -114,3 +115,49 @@ def test_a_round_too_small_to_see_on_the_sheet_is_left_out():
     assert not drawing_layout._degenerate(radius(5.0), 0.2)
     assert drawing_layout._degenerate(radius(4.99), 0.2)
     assert not drawing_layout._degenerate(radius(0.4, target="R"), 0.5)
+
+
+def _length(view, low, high, role, target=None, kind="DistanceX") -> Candidate:
+    """A horizontal (or, kind DistanceY, vertical) length from low to high in a view."""
+    if kind == "DistanceX":
+        points = ((low, 0.0), (high, 0.0))
+    else:
+        points = ((0.0, low), (0.0, high))
+    return Candidate(
+        "length", high - low, view, kind, ("Vertex0", "Vertex1"), role,
+        ("length", view, kind, low, high), points, target=target,
+    )  # fmt: skip
+
+
+def test_an_overall_size_is_never_left_out_for_room():
+    # 16 hole positions from the left edge of a 200 mm plate, each spanning the shorter
+    # ones (a row each), then the overall 200: PREFERRED rows on the top, MAX_ROWS below
+    # take 5 + 8 = 13 positions; the other 3 have no row, the overall takes the row beyond.
+    view = _plate_view([])
+    preferred, most = drawing_layout.PREFERRED[0], drawing_layout.MAX_ROWS
+    positions = [_length("Front", -100.0, -100.0 + 10 * k, "position", f"P{k}") for k in range(1, 17)]
+    overall = _length("Front", -100.0, 100.0, "overall", "D1")
+    rows, dropped = drawing_layout._rows({"Front": view}, positions + [overall], 0.5, "first")
+    placed = [c.target for c, _ in rows["Front"]]
+    assert "D1" in placed
+    assert len(dropped) == 16 - preferred - most
+    assert {c.target for c, _ in dropped} == {f"P{k}" for k in range(preferred + most + 1, 17)}
+
+
+def test_a_target_is_shown_in_the_same_view_in_any_pose():
+    # One length seen in two views: the projection's rounding (1e-12) differs with the
+    # copy's pose and must not decide the view; the front view is a drafter's first.
+    from cadbench_wb.case_model.cases import Dimension
+
+    target = Dimension(id="D4", kind="length", value=304.8)
+    front = _length("Front", 0.0, 304.8 + 1e-12, "overall")
+    bottom = _length("Bottom", 0.0, 304.8, "overall")
+    for candidates in ([front, bottom], [bottom, front]):
+        (chosen, *_) = plan_module.chosen_dimensions(candidates, [target])
+        assert chosen.view == "Front" and chosen.target == "D4"
+    # the layout had no room for it in the front view: shown in the other one
+    (chosen, *_) = plan_module.chosen_dimensions([front, bottom], [target], {("D4", "Front")})
+    assert chosen.view == "Bottom"
+    # and where no other view shows it, it stays where it was
+    (chosen, *_) = plan_module.chosen_dimensions([front], [target], {("D4", "Front")})
+    assert chosen.view == "Front"

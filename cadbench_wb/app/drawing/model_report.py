@@ -49,6 +49,20 @@ def posed(shape, result_path: str):
     return placement.placed(shape, rotation, translation)
 
 
+def _reference_hold(case):
+    """With --pose and a case, the model is held as the case's reference is (the views
+    drawingMatch draws the candidate in); None without a readable reference."""
+    if case is None or not os.path.isfile(case.reference_path):
+        return None
+    from cadbench_wb.app.drawing import stage as drawing_stage  # noqa: PLC0415 - heavy
+
+    try:
+        reference = loading.load_model(case.reference_path, "reference")
+    except DeliveryFailure:
+        return None
+    return drawing_stage.candidate_hold(reference.shape)
+
+
 def report_of(args, stage=lambda name, file=None: None) -> dict:
     """Draw, read back, and (with a case) match the targets: the command's JSON. Runs in
     the child (runtime/worker.py's "drawing" job); stage(name) marks each step for outcome.py."""
@@ -66,7 +80,14 @@ def report_of(args, stage=lambda name, file=None: None) -> dict:
     solid = mesh_solid.part_shape(model.shape)
     shape = posed(solid, pose) if pose else solid
     stage("drawing", args.model)
-    made = drawing.make_drawing(shape, args.out, case=case, projection=args.projection, title=title)
+    made = drawing.make_drawing(
+        shape,
+        args.out,
+        case=case,
+        projection=args.projection,
+        title=title,
+        hold=_reference_hold(case) if pose else None,
+    )
     read = drawing_readback.read_back(args.out, made)
     report = {
         "schema": "cadbench.drawing/1",
