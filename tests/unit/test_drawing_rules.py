@@ -135,7 +135,9 @@ def test_an_overall_size_is_never_left_out_for_room():
     # take 5 + 8 = 13 positions; the other 3 have no row, the overall takes the row beyond.
     view = _plate_view([])
     preferred, most = drawing_layout.PREFERRED[0], drawing_layout.MAX_ROWS
-    positions = [_length("Front", -100.0, -100.0 + 10 * k, "position", f"P{k}") for k in range(1, 17)]
+    positions = [
+        _length("Front", -100.0, -100.0 + 10 * k, "position", f"P{k}") for k in range(1, 17)
+    ]
     overall = _length("Front", -100.0, 100.0, "overall", "D1")
     rows, dropped = drawing_layout._rows({"Front": view}, positions + [overall], 0.5, "first")
     placed = [c.target for c, _ in rows["Front"]]
