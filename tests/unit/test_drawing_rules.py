@@ -163,3 +163,30 @@ def test_a_target_is_shown_in_the_same_view_in_any_pose():
     # and where no other view shows it, it stays where it was
     (chosen, *_) = plan_module.chosen_dimensions([front], [target], {("D4", "Front")})
     assert chosen.view == "Front"
+
+
+def test_a_target_with_no_room_in_one_view_is_shown_in_another():
+    # The 16 nested positions of test_an_overall_size_is_never_left_out_for_room, whose
+    # three longest the front view has no row for; the top view shows the same three
+    # lengths: the drafter moves them there, and every target is placed.
+    from cadbench_wb.case_model.cases import Dimension
+
+    front, top = _plate_view([]), _plate_view([])
+    top.name = "Top"
+    kept = drawing_layout.PREFERRED[0] + drawing_layout.MAX_ROWS
+    spans = [(-100.0, -100.0 + 10 * k) for k in range(1, 17)]
+    candidates = [_length("Front", a, b, "position") for a, b in spans]
+    candidates += [_length("Top", a, b, "position") for a, b in spans[kept:]]
+    targets = [Dimension(id=f"P{k}", kind="length", value=10.0 * k) for k in range(1, 17)]
+    a2 = ((20, 10, 584, 410), (404, 10, 584, 70))
+    chosen, sheet, plan = drawing_layout.planned_sheet(
+        [front, top], candidates, targets, {"A2": a2}, "A2", "first", (0.5,), 0.5
+    )
+    assert [c for c, _ in plan.dropped if c.target] == []
+    moved = sorted(c.target for c in chosen if c.view == "Top")
+    assert moved == sorted(f"P{k}" for k in range(kept + 1, 17))
+    # without the other view they stay left out, as before
+    chosen, sheet, plan = drawing_layout.planned_sheet(
+        [front, top], candidates[:16], targets, {"A2": a2}, "A2", "first", (0.5,), 0.5
+    )
+    assert len([c for c, _ in plan.dropped if c.target]) == 16 - kept
