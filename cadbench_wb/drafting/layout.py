@@ -40,6 +40,14 @@ ESTIMATED_BAND = _LAYOUT["estimated_band_mm"]
 # Rounds in which targets left out for room are moved to another view (planned_sheet):
 # each round is one more layout; NIST FTC-09's auto case settles in one.
 REPLANS = 2
+# Where a target angle looks for its label when none is free near its apex (_free_spot):
+# on the bisector about the legs' far ends, within a dimension band's height (sheet mm
+# from them; inward first), as a drafter dimensions a draft between two near-parallel
+# edges whose apex lies off the sheet (NIST FTC-07's 2 degrees: apex 257 mm off its view).
+FAR_ANGLE = {
+    "angle_distances_mm": (-8.0, 8.0, -16.0, 16.0, -26.0, 26.0, 40.0, 60.0),
+    "angle_turns_deg": (0,),
+}
 READABLE_FRONT = _LAYOUT["readable_front_mm"]
 # TechDraw's DXF writer puts a linear dimension's text and line this far from its label,
 # across the line joining the two measured points (ImpExpDxf: "gap = 5.0").
@@ -490,10 +498,11 @@ def _construction_points(chosen, positions, scale) -> np.ndarray:
     return np.concatenate(points)
 
 
-def _free_spot(c, position, scale, placed, obstacles, area, title_block):
+def _free_spot(c, position, scale, placed, obstacles, area, title_block, far=False):
     """A label position for a diameter, radius, angle or sloping length where the text
     touches neither another label nor a drawn line; for a target, else where it touches
-    no label."""
+    no label; for a target angle with neither near its apex, about its legs' far ends
+    (far: FAR_ANGLE)."""
     px, py = position
     width = text_width(c.text)
     tries = []
@@ -509,10 +518,14 @@ def _free_spot(c, position, scale, placed, obstacles, area, title_block):
         apex, far1, far2 = c.points
         ax, ay = px + apex[0] * scale, py + apex[1] * scale
         u = _bisector(apex, far1, far2)
-        for distance in _SEARCH["angle_distances_mm"]:
-            for turn in _SEARCH["angle_turns_deg"]:
+        # far: along the bisector at the legs' far ends (an apex off the sheet: two
+        # near-parallel edges), else near the apex
+        legs = min(math.dist(apex, far1), math.dist(apex, far2)) * scale if far else 0.0
+        search = FAR_ANGLE if far else _SEARCH
+        for distance in search["angle_distances_mm"]:
+            for turn in search["angle_turns_deg"]:
                 a = math.atan2(u[1], u[0]) + math.radians(turn)
-                reach = distance + width / 2
+                reach = legs + distance + width / 2
                 tries.append(((ax + reach * math.cos(a), ay + reach * math.sin(a)), (0.0, 0.0)))
     else:  # sloping length: beside the line's middle, on either side
         (x1, y1), (x2, y2) = c.points
@@ -556,6 +569,8 @@ def _free_spot(c, position, scale, placed, obstacles, area, title_block):
                 continue
             label = (text_at[0] - shift[0], text_at[1] - shift[1])
             return Placed(c, label, box)
+    if c.kind == "Angle" and c.target is not None and not far:
+        return _free_spot(c, position, scale, placed, obstacles, area, title_block, far=True)
     return None
 
 

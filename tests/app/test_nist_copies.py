@@ -182,7 +182,12 @@ def test_a_perfect_copy_of_a_public_part_scores_its_best(fc, part, tmp_path, nam
 # copy, drawn in the reference's views, prints all of them too. The other NIST parts keep
 # feature targets no view shows (an inclined hole's diameter, a pocket's depth, an
 # R0.43 round seen edge-on): their ceiling is below 1 and the copy must reach it.
-PRINTS_EVERY_AUTO_TARGET = ["nist_ftc_06_asme1_rd.stp", "nist_ftc_09_asme1_rd.stp"]
+PRINTS_EVERY_AUTO_TARGET = [
+    "nist_ftc_06_asme1_rd.stp",
+    "nist_ftc_09_asme1_rd.stp",
+    "nist_ftc_10_asme1_rb.stp",
+    "nist_ftc_11_asme1_rb.stp",
+]
 
 
 @pytest.mark.slow

@@ -7,6 +7,8 @@ Pure Python: views are built from lines and circles whose sizes are the construc
 
 import math
 
+import numpy as np
+
 from cadbench_wb.drafting import circles as drawing_circles
 from cadbench_wb.drafting import layout as drawing_layout
 from cadbench_wb.drafting import plan as plan_module
@@ -190,3 +192,35 @@ def test_a_target_with_no_room_in_one_view_is_shown_in_another():
         [front, top], candidates[:16], targets, {"A2": a2}, "A2", "first", (0.5,), 0.5
     )
     assert len([c for c, _ in plan.dropped if c.target]) == 16 - kept
+
+
+def test_a_target_angle_whose_apex_is_off_the_sheet_is_labelled_at_its_legs():
+    # A 2 degree draft: two edges from (-50, 0) and (50, 0) up to (+-48.25, 50), meeting
+    # 1432 mm below (50 / tan 2 deg): at 1:1 every place near that apex is off an A3
+    # sheet. A target is labelled on the bisector about the legs' far ends; a drafter's
+    # default is not (it is left out instead, as before).
+    half = math.radians(1.0)
+    depth = 50.0 / math.tan(half)
+    apex = (0.0, -depth)
+    far = ((50.0 - 50 * math.tan(half), 50.0), (-(50.0 - 50 * math.tan(half)), 50.0))
+
+    def angle(target=None):
+        return Candidate(
+            "angle", 2.0, "Front", "Angle", ("Edge1", "Edge2"), "angle",
+            ("angle", 2.0), (apex, *far), target=target,
+        )  # fmt: skip
+
+    area, title_block = (25.0, 15.0, 405.0, 282.0), (230.0, 10.0, 410.0, 70.0)
+    centre = (200.0, 180.0)
+    no_obstacles = np.zeros((0, 2))
+    assert (
+        drawing_layout._free_spot(angle(), centre, 1.0, [], no_obstacles, area, title_block) is None
+    )
+    spot = drawing_layout._free_spot(angle("A1"), centre, 1.0, [], no_obstacles, area, title_block)
+    assert spot is not None
+    x0, y0, x1, y1 = spot.box
+    assert area[0] <= x0 and x1 <= area[2] and area[1] <= y0 and y1 <= area[3]
+    # on the bisector (x = the view's centre), within the band's height of the legs' ends
+    assert abs((x0 + x1) / 2 - centre[0]) < 1e-6
+    legs_end = centre[1] + 50.0
+    assert abs((y0 + y1) / 2 - legs_end) <= 60.0 + drawing_layout.TEXT_HEIGHT
