@@ -161,7 +161,9 @@ def linear_shift(candidate: Candidate, scale: float) -> tuple:
 SHEET_MARGIN = _LAYOUT["sheet_margin_mm"]
 
 
-def layout(views, chosen, working, title_block, projection="first", scales=SCALES) -> Layout:
+def layout(
+    views, chosen, working, title_block, projection="first", scales=SCALES, all_rows=False
+) -> Layout:
     """The largest standard scale at which everything fits, with every label placed.
 
     working: the sheet's frame (x0, y0, x1, y1); title_block: the title block's box. The
@@ -173,7 +175,7 @@ def layout(views, chosen, working, title_block, projection="first", scales=SCALE
     area = (working[0] + m, title_block[3] + m, working[2] - m, working[3] - m)
     free = (working[0] + m, working[1] + m, working[2] - m, working[3] - m)
     for index, scale in enumerate(scales):
-        rows, dropped = _rows(geometry, chosen, scale, projection)
+        rows, dropped = _rows(geometry, chosen, scale, projection, all_rows)
         # A pictorial view may be drawn smaller than the orthographic ones (ISO 5456-3
         # puts no scale on it); at most two steps down the series.
         for iso_scale in scales[index : index + 3]:
@@ -187,14 +189,16 @@ def layout(views, chosen, working, title_block, projection="first", scales=SCALE
     return _finish(geometry, chosen, scales_of, False, positions, rows, dropped, free, title_block)
 
 
-def fitted_layout(views, chosen, working, title_block, projection, scales, floor) -> Layout:
+def fitted_layout(
+    views, chosen, working, title_block, projection, scales, floor, all_rows=False
+) -> Layout:
     """A layout at a scale no smaller than floor: when the dimensions do not fit, the
     drafter's least important defaults go first (a case's targets are never left out
     to save room; a smaller scale is taken before that)."""
     keep, trimmed = list(chosen), []
     allowed = tuple(s for s in scales if s >= floor - 1e-12) or scales[-1:]
     while True:
-        plan = layout(views, keep, working, title_block, projection, allowed)
+        plan = layout(views, keep, working, title_block, projection, allowed, all_rows)
         defaults = [i for i, c in enumerate(keep) if c.target is None]
         if plan.fits or not defaults:
             break
@@ -202,7 +206,7 @@ def fitted_layout(views, chosen, working, title_block, projection, scales, floor
         trimmed += [c for i, c in enumerate(keep) if i in cut]
         keep = [c for i, c in enumerate(keep) if i not in cut]
     if not plan.fits:
-        plan = layout(views, keep, working, title_block, projection, scales)
+        plan = layout(views, keep, working, title_block, projection, scales, all_rows)
     plan.dropped += [(c, "left out to fit the sheet") for c in trimmed]
     return plan
 
@@ -224,7 +228,9 @@ def estimated_sheet(sizes: dict, sheets: dict, projection="first") -> tuple:
     return next((name, scale) for name, scale in estimates if scale == largest)
 
 
-def sheet_layout(views, chosen, sheets: dict, first: str, projection, scales, floor) -> tuple:
+def sheet_layout(
+    views, chosen, sheets: dict, first: str, projection, scales, floor, all_rows=False
+) -> tuple:
     """(sheet, layout): at the first of scales (the one the views were projected at) on
     the sheet first, the least important defaults left out to fit; else on the next
     larger sheet that holds the rest; else on sheet first at the largest scale that fits
@@ -232,35 +238,60 @@ def sheet_layout(views, chosen, sheets: dict, first: str, projection, scales, fl
     names = list(sheets)
     working, title_block = sheets[first]
     # The least important defaults go before the sheet grows: the targets decide it.
-    plan = fitted_layout(views, chosen, working, title_block, projection, scales[:1], scales[0])
+    plan = fitted_layout(
+        views, chosen, working, title_block, projection, scales[:1], scales[0], all_rows
+    )
     if plan.fits:
         return first, plan
     for name in names[names.index(first) + 1 :]:
         working, title_block = sheets[name]
-        plan = fitted_layout(views, chosen, working, title_block, projection, scales[:1], scales[0])
+        plan = fitted_layout(
+            views, chosen, working, title_block, projection, scales[:1], scales[0], all_rows
+        )
         if plan.fits:
             return name, plan
     working, title_block = sheets[first]
-    return first, fitted_layout(views, chosen, working, title_block, projection, scales, floor)
+    return first, fitted_layout(
+        views, chosen, working, title_block, projection, scales, floor, all_rows
+    )
 
 
 def planned_sheet(views, candidates, targets, sheets, first, projection, scales, floor) -> tuple:
     """(chosen, sheet, layout): the dimensions chosen for the targets (plan.chosen_dimensions)
     laid out (sheet_layout); a target the layout leaves out for room in one view is shown
     in another view that shows it, as a drafter moves a dimension to where it fits
-    (REPLANS rounds at most; the round that leaves out fewest targets is kept)."""
+    (REPLANS rounds at most; the round that leaves out fewest targets is kept). Targets
+    still left out for room then get every row they need, when the sheet still fits them
+    at a scale no smaller than floor (NIST FTC-08's pocket 273.24 x 186.12 and boss width
+    204.91, the longest spans of their views); else the best round stands (a sheet of
+    hole positions a row each would take any scale: FTC-09's went to 1:1000)."""
     avoid = frozenset()
     best = None
     for _round in range(REPLANS + 1):
         chosen = plan_module.chosen_dimensions(candidates, targets, avoid)
         sheet, plan = sheet_layout(views, chosen, sheets, first, projection, scales, floor)
-        lost = {(c.target, c.view) for c, _ in plan.dropped if c.target is not None}
+        lost = _lost_targets(plan)
         if best is None or len(lost) < best[0]:
             best = (len(lost), chosen, sheet, plan)
         if not lost or lost <= avoid:
             break
         avoid = avoid | lost
-    return best[1:]
+    count, chosen, sheet, plan = best
+    if count:
+        sheet_all, plan_all = sheet_layout(
+            views, chosen, sheets, first, projection, scales, floor, all_rows=True
+        )
+        if (
+            plan_all.fits
+            and plan_all.scale >= floor - 1e-12
+            and len(_lost_targets(plan_all)) < count
+        ):
+            return chosen, sheet_all, plan_all
+    return chosen, sheet, plan
+
+
+def _lost_targets(plan) -> set:
+    return {(c.target, c.view) for c, _ in plan.dropped if c.target is not None}
 
 
 def estimated_scale(sizes: dict, working, title_block, projection="first") -> float:
@@ -287,8 +318,9 @@ def estimated_scale(sizes: dict, working, title_block, projection="first") -> fl
     return SCALES[-1]
 
 
-def _rows(geometry, chosen, scale, projection):
-    """Linear dimensions in rows beside their view: {view: [(candidate, anchor)]}."""
+def _rows(geometry, chosen, scale, projection, all_rows=False):
+    """Linear dimensions in rows beside their view: {view: [(candidate, anchor)]}.
+    all_rows: a case's target takes as many rows as it needs (planned_sheet's last try)."""
     rows = {name: [] for name in geometry}
     dropped = []
     for name, view in geometry.items():
@@ -309,7 +341,7 @@ def _rows(geometry, chosen, scale, projection):
             # beyond the others (NIST FTC-09's 139 targets lost the overall 279.4).
             limit = MAX_ROWS if any(c.target for c in over) else PREFERRED[axis]
             more, lost = _stack(
-                over, axis, OPPOSITE[side], (x0, y0, x1, y1), scale, limit, overall_kept=True
+                over, axis, OPPOSITE[side], (x0, y0, x1, y1), scale, limit, True, all_rows
             )
             rows[name] += placed + more
             dropped += [(c, "no room beside the view") for c in lost]
@@ -340,12 +372,12 @@ def _degenerate(candidate: Candidate, scale: float) -> bool:
     return (high - low) * scale < MIN_SHEET_SPAN
 
 
-def _stack(items, axis, side, bbox, scale, limit, overall_kept=False):
+def _stack(items, axis, side, bbox, scale, limit, overall_kept=False, targets_kept=False):
     """Rows (axis 0: horizontal dimensions) or columns (axis 1) of dimensions: shortest
     nearest the view, a dimension outside every dimension it spans, labels never touching.
     Returns (placed [(candidate, anchor)], those that needed more than limit rows);
     overall_kept: an overall size takes a row beyond limit rather than being lost (one per
-    view and axis: the band grows by a row at most)."""
+    view and axis: the band grows by a row at most); targets_kept: so does a target."""
     items = sorted(items, key=lambda c: (_span(c, axis)[1] - _span(c, axis)[0], _span(c, axis)))
     occupied = []  # per row: [(low, high)]
     row_of = []  # (span, row)
@@ -360,7 +392,8 @@ def _stack(items, axis, side, bbox, scale, limit, overall_kept=False):
         row = 1 + max(
             (r for (lo, hi), r in row_of if lo >= low - 1e-9 and hi <= high + 1e-9), default=-1
         )
-        cap = math.inf if overall_kept and c.role == "overall" else limit
+        kept = (overall_kept and c.role == "overall") or (targets_kept and c.target is not None)
+        cap = math.inf if kept else limit
         while row < cap and any(_overlap(extent, o) for o in _row(occupied, row)):
             row += 1
         if row >= cap:

@@ -187,9 +187,17 @@ def test_a_target_with_no_room_in_one_view_is_shown_in_another():
     assert [c for c, _ in plan.dropped if c.target] == []
     moved = sorted(c.target for c in chosen if c.view == "Top")
     assert moved == sorted(f"P{k}" for k in range(kept + 1, 17))
-    # without the other view they stay left out, as before
+    # without the other view they take the rows they need where the sheet holds them at
+    # the scale (A2 at 1:2) ...
     chosen, sheet, plan = drawing_layout.planned_sheet(
         [front, top], candidates[:16], targets, {"A2": a2}, "A2", "first", (0.5,), 0.5
+    )
+    assert [c for c, _ in plan.dropped if c.target] == [] and plan.fits and plan.scale == 0.5
+    # ... and stay left out where it does not (A4: 16 rows of 7 mm and the 60 mm view
+    # need 172 mm, its frame holds 142 above the title block)
+    a4 = ((10, 10, 287, 200), (107, 10, 287, 48))
+    chosen, sheet, plan = drawing_layout.planned_sheet(
+        [front, top], candidates[:16], targets, {"A4": a4}, "A4", "first", (0.5,), 0.5
     )
     assert len([c for c, _ in plan.dropped if c.target]) == 16 - kept
 
