@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from cadbench_wb import standard
+from cadbench_wb.drafting import plan as plan_module
 from cadbench_wb.drafting.plan import Candidate, ViewGeometry
 
 # ISO 5455 scales, largest first.
@@ -36,6 +37,17 @@ PREFERRED = {0: _LAYOUT["preferred_rows"], 1: _LAYOUT["preferred_columns"]}
 _SEARCH = standard.DRAWING["label_search"]
 OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
 ESTIMATED_BAND = _LAYOUT["estimated_band_mm"]
+# Rounds in which targets left out for room are moved to another view (planned_sheet):
+# each round is one more layout; NIST FTC-09's auto case settles in one.
+REPLANS = 2
+# Where a target angle looks for its label when none is free near its apex (_free_spot):
+# on the bisector about the legs' far ends, within a dimension band's height (sheet mm
+# from them; inward first), as a drafter dimensions a draft between two near-parallel
+# edges whose apex lies off the sheet (NIST FTC-07's 2 degrees: apex 257 mm off its view).
+FAR_ANGLE = {
+    "angle_distances_mm": (-8.0, 8.0, -16.0, 16.0, -26.0, 26.0, 40.0, 60.0),
+    "angle_turns_deg": (0,),
+}
 READABLE_FRONT = _LAYOUT["readable_front_mm"]
 # TechDraw's DXF writer puts a linear dimension's text and line this far from its label,
 # across the line joining the two measured points (ImpExpDxf: "gap = 5.0").
@@ -149,7 +161,9 @@ def linear_shift(candidate: Candidate, scale: float) -> tuple:
 SHEET_MARGIN = _LAYOUT["sheet_margin_mm"]
 
 
-def layout(views, chosen, working, title_block, projection="first", scales=SCALES) -> Layout:
+def layout(
+    views, chosen, working, title_block, projection="first", scales=SCALES, all_rows=False
+) -> Layout:
     """The largest standard scale at which everything fits, with every label placed.
 
     working: the sheet's frame (x0, y0, x1, y1); title_block: the title block's box. The
@@ -161,7 +175,7 @@ def layout(views, chosen, working, title_block, projection="first", scales=SCALE
     area = (working[0] + m, title_block[3] + m, working[2] - m, working[3] - m)
     free = (working[0] + m, working[1] + m, working[2] - m, working[3] - m)
     for index, scale in enumerate(scales):
-        rows, dropped = _rows(geometry, chosen, scale, projection)
+        rows, dropped = _rows(geometry, chosen, scale, projection, all_rows)
         # A pictorial view may be drawn smaller than the orthographic ones (ISO 5456-3
         # puts no scale on it); at most two steps down the series.
         for iso_scale in scales[index : index + 3]:
@@ -175,14 +189,16 @@ def layout(views, chosen, working, title_block, projection="first", scales=SCALE
     return _finish(geometry, chosen, scales_of, False, positions, rows, dropped, free, title_block)
 
 
-def fitted_layout(views, chosen, working, title_block, projection, scales, floor) -> Layout:
+def fitted_layout(
+    views, chosen, working, title_block, projection, scales, floor, all_rows=False
+) -> Layout:
     """A layout at a scale no smaller than floor: when the dimensions do not fit, the
     drafter's least important defaults go first (a case's targets are never left out
     to save room; a smaller scale is taken before that)."""
     keep, trimmed = list(chosen), []
     allowed = tuple(s for s in scales if s >= floor - 1e-12) or scales[-1:]
     while True:
-        plan = layout(views, keep, working, title_block, projection, allowed)
+        plan = layout(views, keep, working, title_block, projection, allowed, all_rows)
         defaults = [i for i, c in enumerate(keep) if c.target is None]
         if plan.fits or not defaults:
             break
@@ -190,7 +206,7 @@ def fitted_layout(views, chosen, working, title_block, projection, scales, floor
         trimmed += [c for i, c in enumerate(keep) if i in cut]
         keep = [c for i, c in enumerate(keep) if i not in cut]
     if not plan.fits:
-        plan = layout(views, keep, working, title_block, projection, scales)
+        plan = layout(views, keep, working, title_block, projection, scales, all_rows)
     plan.dropped += [(c, "left out to fit the sheet") for c in trimmed]
     return plan
 
@@ -212,7 +228,9 @@ def estimated_sheet(sizes: dict, sheets: dict, projection="first") -> tuple:
     return next((name, scale) for name, scale in estimates if scale == largest)
 
 
-def sheet_layout(views, chosen, sheets: dict, first: str, projection, scales, floor) -> tuple:
+def sheet_layout(
+    views, chosen, sheets: dict, first: str, projection, scales, floor, all_rows=False
+) -> tuple:
     """(sheet, layout): at the first of scales (the one the views were projected at) on
     the sheet first, the least important defaults left out to fit; else on the next
     larger sheet that holds the rest; else on sheet first at the largest scale that fits
@@ -220,16 +238,60 @@ def sheet_layout(views, chosen, sheets: dict, first: str, projection, scales, fl
     names = list(sheets)
     working, title_block = sheets[first]
     # The least important defaults go before the sheet grows: the targets decide it.
-    plan = fitted_layout(views, chosen, working, title_block, projection, scales[:1], scales[0])
+    plan = fitted_layout(
+        views, chosen, working, title_block, projection, scales[:1], scales[0], all_rows
+    )
     if plan.fits:
         return first, plan
     for name in names[names.index(first) + 1 :]:
         working, title_block = sheets[name]
-        plan = fitted_layout(views, chosen, working, title_block, projection, scales[:1], scales[0])
+        plan = fitted_layout(
+            views, chosen, working, title_block, projection, scales[:1], scales[0], all_rows
+        )
         if plan.fits:
             return name, plan
     working, title_block = sheets[first]
-    return first, fitted_layout(views, chosen, working, title_block, projection, scales, floor)
+    return first, fitted_layout(
+        views, chosen, working, title_block, projection, scales, floor, all_rows
+    )
+
+
+def planned_sheet(views, candidates, targets, sheets, first, projection, scales, floor) -> tuple:
+    """(chosen, sheet, layout): the dimensions chosen for the targets (plan.chosen_dimensions)
+    laid out (sheet_layout); a target the layout leaves out for room in one view is shown
+    in another view that shows it, as a drafter moves a dimension to where it fits
+    (REPLANS rounds at most; the round that leaves out fewest targets is kept). Targets
+    still left out for room then get every row they need, when the sheet still fits them
+    at a scale no smaller than floor (NIST FTC-08's pocket 273.24 x 186.12 and boss width
+    204.91, the longest spans of their views); else the best round stands (a sheet of
+    hole positions a row each would take any scale: FTC-09's went to 1:1000)."""
+    avoid = frozenset()
+    best = None
+    for _round in range(REPLANS + 1):
+        chosen = plan_module.chosen_dimensions(candidates, targets, avoid)
+        sheet, plan = sheet_layout(views, chosen, sheets, first, projection, scales, floor)
+        lost = _lost_targets(plan)
+        if best is None or len(lost) < best[0]:
+            best = (len(lost), chosen, sheet, plan)
+        if not lost or lost <= avoid:
+            break
+        avoid = avoid | lost
+    count, chosen, sheet, plan = best
+    if count:
+        sheet_all, plan_all = sheet_layout(
+            views, chosen, sheets, first, projection, scales, floor, all_rows=True
+        )
+        if (
+            plan_all.fits
+            and plan_all.scale >= floor - 1e-12
+            and len(_lost_targets(plan_all)) < count
+        ):
+            return chosen, sheet_all, plan_all
+    return chosen, sheet, plan
+
+
+def _lost_targets(plan) -> set:
+    return {(c.target, c.view) for c, _ in plan.dropped if c.target is not None}
 
 
 def estimated_scale(sizes: dict, working, title_block, projection="first") -> float:
@@ -256,8 +318,9 @@ def estimated_scale(sizes: dict, working, title_block, projection="first") -> fl
     return SCALES[-1]
 
 
-def _rows(geometry, chosen, scale, projection):
-    """Linear dimensions in rows beside their view: {view: [(candidate, anchor)]}."""
+def _rows(geometry, chosen, scale, projection, all_rows=False):
+    """Linear dimensions in rows beside their view: {view: [(candidate, anchor)]}.
+    all_rows: a case's target takes as many rows as it needs (planned_sheet's last try)."""
     rows = {name: [] for name in geometry}
     dropped = []
     for name, view in geometry.items():
@@ -273,9 +336,13 @@ def _rows(geometry, chosen, scale, projection):
         for items, axis, side in ((across, 0, horizontal_side), (upright, 1, vertical_side)):
             # Rows that would grow the band too wide continue on the view's other side.
             placed, over = _stack(items, axis, side, (x0, y0, x1, y1), scale, PREFERRED[axis])
-            # The other side takes as many rows again; more only for a case's targets.
+            # The other side takes as many rows again; more only for a case's targets. An
+            # overall size, the outermost row, is never left out for room: it takes the row
+            # beyond the others (NIST FTC-09's 139 targets lost the overall 279.4).
             limit = MAX_ROWS if any(c.target for c in over) else PREFERRED[axis]
-            more, lost = _stack(over, axis, OPPOSITE[side], (x0, y0, x1, y1), scale, limit)
+            more, lost = _stack(
+                over, axis, OPPOSITE[side], (x0, y0, x1, y1), scale, limit, True, all_rows
+            )
             rows[name] += placed + more
             dropped += [(c, "no room beside the view") for c in lost]
     return rows, dropped
@@ -305,10 +372,12 @@ def _degenerate(candidate: Candidate, scale: float) -> bool:
     return (high - low) * scale < MIN_SHEET_SPAN
 
 
-def _stack(items, axis, side, bbox, scale, limit):
+def _stack(items, axis, side, bbox, scale, limit, overall_kept=False, targets_kept=False):
     """Rows (axis 0: horizontal dimensions) or columns (axis 1) of dimensions: shortest
     nearest the view, a dimension outside every dimension it spans, labels never touching.
-    Returns (placed [(candidate, anchor)], those that needed more than limit rows)."""
+    Returns (placed [(candidate, anchor)], those that needed more than limit rows);
+    overall_kept: an overall size takes a row beyond limit rather than being lost (one per
+    view and axis: the band grows by a row at most); targets_kept: so does a target."""
     items = sorted(items, key=lambda c: (_span(c, axis)[1] - _span(c, axis)[0], _span(c, axis)))
     occupied = []  # per row: [(low, high)]
     row_of = []  # (span, row)
@@ -323,9 +392,11 @@ def _stack(items, axis, side, bbox, scale, limit):
         row = 1 + max(
             (r for (lo, hi), r in row_of if lo >= low - 1e-9 and hi <= high + 1e-9), default=-1
         )
-        while row < limit and any(_overlap(extent, o) for o in _row(occupied, row)):
+        kept = (overall_kept and c.role == "overall") or (targets_kept and c.target is not None)
+        cap = math.inf if kept else limit
+        while row < cap and any(_overlap(extent, o) for o in _row(occupied, row)):
             row += 1
-        if row >= limit:
+        if row >= cap:
             lost.append(c)
             continue
         _row(occupied, row).append(extent)
@@ -460,10 +531,11 @@ def _construction_points(chosen, positions, scale) -> np.ndarray:
     return np.concatenate(points)
 
 
-def _free_spot(c, position, scale, placed, obstacles, area, title_block):
+def _free_spot(c, position, scale, placed, obstacles, area, title_block, far=False):
     """A label position for a diameter, radius, angle or sloping length where the text
     touches neither another label nor a drawn line; for a target, else where it touches
-    no label."""
+    no label; for a target angle with neither near its apex, about its legs' far ends
+    (far: FAR_ANGLE)."""
     px, py = position
     width = text_width(c.text)
     tries = []
@@ -479,10 +551,14 @@ def _free_spot(c, position, scale, placed, obstacles, area, title_block):
         apex, far1, far2 = c.points
         ax, ay = px + apex[0] * scale, py + apex[1] * scale
         u = _bisector(apex, far1, far2)
-        for distance in _SEARCH["angle_distances_mm"]:
-            for turn in _SEARCH["angle_turns_deg"]:
+        # far: along the bisector at the legs' far ends (an apex off the sheet: two
+        # near-parallel edges), else near the apex
+        legs = min(math.dist(apex, far1), math.dist(apex, far2)) * scale if far else 0.0
+        search = FAR_ANGLE if far else _SEARCH
+        for distance in search["angle_distances_mm"]:
+            for turn in search["angle_turns_deg"]:
                 a = math.atan2(u[1], u[0]) + math.radians(turn)
-                reach = distance + width / 2
+                reach = legs + distance + width / 2
                 tries.append(((ax + reach * math.cos(a), ay + reach * math.sin(a)), (0.0, 0.0)))
     else:  # sloping length: beside the line's middle, on either side
         (x1, y1), (x2, y2) = c.points
@@ -526,6 +602,8 @@ def _free_spot(c, position, scale, placed, obstacles, area, title_block):
                 continue
             label = (text_at[0] - shift[0], text_at[1] - shift[1])
             return Placed(c, label, box)
+    if c.kind == "Angle" and c.target is not None and not far:
+        return _free_spot(c, position, scale, placed, obstacles, area, title_block, far=True)
     return None
 
 

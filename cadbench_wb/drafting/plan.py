@@ -21,6 +21,9 @@ from cadbench_wb import standard
 _PLAN = standard.DRAWING["plan"]
 LEVEL_TOLERANCE = _PLAN["level_tolerance_mm"]
 MIN_VALUE = _PLAN["min_value_mm"]
+# Values closer than this (mm, degrees) are one value when a dimension is chosen: far
+# below the printed 0.01, far above a projection's rounding (1e-12).
+SAME_VALUE = 1e-6
 AXIS_TOLERANCE = _PLAN["axis_tolerance"]
 COARSE_MIN_LINE_REL = standard.DRAWING["views"]["coarse_min_line_rel"]
 OUTLINE_STEP_REL = standard.DRAWING["views"]["outline_step_rel"]
@@ -430,12 +433,14 @@ def _vertex_at(view: ViewGeometry, axis: int, value: float):
     return min(matches) if matches else None
 
 
-def chosen_dimensions(candidates: list, targets=None) -> list:
+def chosen_dimensions(candidates: list, targets=None, avoid=frozenset()) -> list:
     """The dimensions to draw, most important first, each measured thing once.
 
     With targets (a case's dimensions), first one candidate per target that displays its
     value within its tolerance (same family, lowest rank, nearest value), then the
     drafter's defaults. Returns copies; a copy drawn for a target carries its id.
+    avoid: {(target id, view)}: that target is shown in another view where one shows it
+    (the layout had no room for it there).
     """
     chosen, keys = [], set()
 
@@ -456,16 +461,20 @@ def chosen_dimensions(candidates: list, targets=None) -> list:
             (families == target.kind) & (np.abs(values - target.value) <= target.tolerance + 1e-9)
         )
         matching = [candidates[i] for i in hits.tolist()]
+        elsewhere = [c for c in matching if (target.id, c.view) not in avoid]
+        matching = elsewhere or matching
         if matching:
             # A dimension printing the target's own figure first (27.5 for 27.5, not a
             # 27.6 within the tolerance that happens to be an overall size), then the
-            # drafter's choice.
+            # drafter's choice. The nearest value at SAME_VALUE: the one length seen in two
+            # views differs there by the projection's rounding, which a copy's pose changes
+            # (NIST FTC-06 turned put its overall 304.8 in the bottom view, 1e-12 nearer).
             best = min(
                 matching,
                 key=lambda c: (
                     _printed_number(c.value) != _printed_number(target.value),
                     c.rank,
-                    abs(c.value - target.value),
+                    round(abs(c.value - target.value) / SAME_VALUE),
                     _view_rank(c),
                 ),
             )

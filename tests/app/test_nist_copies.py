@@ -71,6 +71,28 @@ def test_a_common_draft_angle_is_never_squared_up(fc, part, draft_deg):
     assert pose.squared_up(box)[1] == 0.0
 
 
+def test_a_candidate_is_held_for_its_drawing_as_its_reference(fc, part):
+    """A block 100 x 120 x 80 lies at LYING_RATIO (120 = 1.2 x 100): kept as it is. A copy
+    0.01 mm deeper would be turned by its own box (longest y to x); held as its reference,
+    it keeps the reference's views; a rod and a sheet are held as their own boxes say."""
+    from cadbench_wb.app.drawing import pose
+
+    assert pose.LYING_RATIO == 1.2
+    reference = part.makeBox(100, 120, 80)
+    deeper = part.makeBox(100, 120.01, 80)
+    hold = pose.hold_of(reference)
+    assert hold == ("x", False)
+    assert pose.posed(reference)[2] is None
+    assert pose.posed(deeper)[2] == "y axis turned to x"
+    assert pose.posed(deeper, hold)[2] is None
+    # a rod 10 x 10 x 50 lies down (z to x) and a sheet 100 x 30 x 5 faces the front:
+    # their holds say so, and a copy held by them is turned the same way
+    rod, sheet = part.makeBox(10, 10, 50), part.makeBox(100, 30, 5)
+    assert pose.hold_of(rod) == ("z", False) and pose.hold_of(sheet) == ("x", True)
+    for shape in (rod, sheet):
+        assert pose.posed(shape.copy(), pose.hold_of(shape))[2] == pose.posed(shape)[2]
+
+
 def test_ftc11_aligned_with_a_tilt_of_1e11_is_drawn_as_the_reference(fc, part, tmp_path):
     """FTC-11 (6 faces) tilted by 2.5e-11 rad, as its turned copy came out of the alignment:
     its drawing displays every target the reference's does (it displayed 8 of 9: the
@@ -153,3 +175,39 @@ def assert_perfect(result: dict) -> None:
 @pytest.mark.parametrize("name", ["nist_ftc_10_asme1_rb.stp", "nist_ctc_04_asme1_rd.stp"])
 def test_a_perfect_copy_of_a_public_part_scores_its_best(fc, part, tmp_path, name, pose):
     assert_perfect(perfect_copy_scored(fc, part, name, POSES[pose], tmp_path))
+
+
+# The parts whose automatic case's every target the drawing prints and reads back: each a
+# drafter's dimension of the reference's own drawing (cadbench case new), so a perfect
+# copy, drawn in the reference's views, prints all of them too. The other NIST parts keep
+# feature targets no view shows (an inclined hole's diameter, a pocket's depth, an
+# R0.43 round seen edge-on): their ceiling is below 1 and the copy must reach it.
+PRINTS_EVERY_AUTO_TARGET = [
+    "nist_ftc_06_asme1_rd.stp",
+    "nist_ftc_09_asme1_rd.stp",
+    "nist_ftc_10_asme1_rb.stp",
+    "nist_ftc_11_asme1_rb.stp",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pose", sorted(POSES))
+@pytest.mark.parametrize("name", PRINTS_EVERY_AUTO_TARGET)
+def test_a_perfect_copy_prints_every_target_of_its_automatic_case(fc, part, tmp_path, name, pose):
+    """Against the automatic case (`cadbench score REF CAND`, no --case): the reference's
+    drawing prints every target (drawingSelfTest 1.0: NIST FTC-09's dropped its overall
+    279.4 for room) and the moved or turned copy's drawing prints them too (drawingMatch
+    1.0: FTC-06 turned put its overall 304.8 in a view with no room left)."""
+    from cadbench_wb.app.cases import samples
+
+    source = os.path.join(NIST, name)
+    copy = samples.moved(part.read(source).Solids[0], POSES[pose])
+    candidate = samples.write_step(copy, str(tmp_path), "copy.step")
+    status, out, err = run_cli("score", source, candidate, "--only", "drawing", "--json", "-")
+    assert status == 0, err
+    result = json.loads(out)
+    assert result["delivered"] is True and result["failure"] is None
+    detail = result["drawing"]["dimensions"]
+    assert len(detail) > 0
+    assert result["drawingSelfTest"] == 1.0, [d["id"] for d in detail if not d["found"]]
+    assert result["drawingMatch"] == 1.0, [d["id"] for d in detail if not d["found"]]

@@ -63,6 +63,7 @@ def started(reference, case, options: dict, result: dict):
     cache_dir = stage.reference_cache_dir(reference, case, options, result)
     if not os.path.isfile(os.path.join(cache_dir, "drawing.json")):
         ahead.submit("reference", reference.path, cache_dir=cache_dir)
+    ahead.reference_shape = reference.shape
     return ahead
 
 
@@ -75,6 +76,7 @@ class DrawingsAhead:
         self.submitted, self.answers, self.seconds = [], {}, {}
         self.closed = False
         self.mesh_candidate = False
+        self.reference_shape = None  # held as (stage.candidate_hold) the candidate is drawn
         read_end, write_end = os.pipe()
         try:
             self.process = runner.child_interpreter(
@@ -102,11 +104,25 @@ class DrawingsAhead:
         """Hand the candidate over with its alignment (an alignment.Pose): drawn after the
         reference, placed as scoring placed it."""
         if not self.mesh_candidate:
-            self.submit("candidate", path, (pose.rotation, pose.translation))
+            from cadbench_wb.app.drawing import stage  # noqa: PLC0415 - heavy: loaded on first use
 
-    def submit(self, role: str, path: str, placement=None, cache_dir: str | None = None) -> None:
-        """Hand a model over; the child draws in submission order."""
-        order = {"role": role, "path": path, "placement": placement, "cache_dir": cache_dir}
+            hold = (
+                None if self.reference_shape is None else stage.candidate_hold(self.reference_shape)
+            )
+            self.submit("candidate", path, (pose.rotation, pose.translation), hold=hold)
+
+    def submit(
+        self, role: str, path: str, placement=None, cache_dir: str | None = None, hold=None
+    ) -> None:
+        """Hand a model over; the child draws in submission order. hold: how to hold it
+        (stage.candidate_hold), else by its own box."""
+        order = {
+            "role": role,
+            "path": path,
+            "placement": placement,
+            "cache_dir": cache_dir,
+            "hold": hold,
+        }
         if self._send(role, dict(order, case=self.case)):
             self.submitted.append(role)
 
@@ -234,7 +250,7 @@ def _draw_job(job: str, stage, read: dict) -> bool:
         shape = placement.placed(shape, *order["placement"])
     folder = os.path.join(job, "drawing")
     started = time.perf_counter()
-    drawn = stage._drawn(shape, folder, order["case"], order["role"])
+    drawn = stage._drawn(shape, folder, order["case"], order["role"], hold=order.get("hold"))
     if order["cache_dir"] and drawn["failure"] is None:
         stage._store(folder, order["cache_dir"], drawn)
     seconds = time.perf_counter() - started

@@ -49,6 +49,20 @@ def posed(shape, result_path: str):
     return placement.placed(shape, rotation, translation)
 
 
+def _reference_hold(case):
+    """With --pose and a case, the model is held as the case's reference is (the views
+    drawingMatch draws the candidate in); None without a readable reference."""
+    if case is None or not os.path.isfile(case.reference_path):
+        return None
+    from cadbench_wb.app.drawing import stage as drawing_stage  # noqa: PLC0415 - heavy
+
+    try:
+        reference = loading.load_model(case.reference_path, "reference")
+    except DeliveryFailure:
+        return None
+    return drawing_stage.candidate_hold(reference.shape)
+
+
 def report_of(args, stage=lambda name, file=None: None) -> dict:
     """Draw, read back, and (with a case) match the targets: the command's JSON. Runs in
     the child (runtime/worker.py's "drawing" job); stage(name) marks each step for outcome.py."""
@@ -69,7 +83,8 @@ def report_of(args, stage=lambda name, file=None: None) -> dict:
     # views projected (hidden-line removal, most of the time), then the dimensions placed
     # and the files written; then the drawing read back.
     stage("drawing", args.model)
-    with drawing.drawing_session(shape, args.projection, title) as session:
+    hold = _reference_hold(case) if pose else None
+    with drawing.drawing_session(shape, args.projection, title, hold) as session:
         stage("drawing:dimensions", args.model)
         made = session.draw(args.out, case, None)
     stage("drawing:readback", args.model)

@@ -31,9 +31,13 @@ HEAVY_FACES = standard.DRAWING["pose"]["heavy_faces"]
 HEAVY_SHARE = standard.DRAWING["pose"]["heavy_share"]
 
 
-def posed(shape) -> tuple:
+def posed(shape, hold=None) -> tuple:
     """(shape, squared-up degrees, orientation text or None): the part held as it is
     drawn -- squared up, lying down, its larger side facing the front view.
+
+    hold: the holding (hold_of) to use instead of this shape's own: a candidate aligned
+    onto its reference is held as the reference is (the same views, whatever pose it was
+    delivered in and however near a ratio its own box comes to a threshold).
 
     Drawn is a copy without the shape's triangulation (copyMesh=False): the scoring's
     earlier stages mesh the reference in place, and TechDraw's result depends on the
@@ -41,9 +45,33 @@ def posed(shape) -> tuple:
     after the shape stage, 20 as read from its file). The drawing must be the same whether
     it is made in the scoring process or in a child of its own (app/drawing/ahead.py)."""
     shape, squared = squared_up(shape.copy())
-    shape, turned = lying_down(shape)
-    shape, faced = facing_front(shape)
+    longest, facing = hold if hold is not None else (None, None)
+    shape, turned = lying_down(shape, longest)
+    shape, faced = facing_front(shape, facing)
     return shape, squared, "; ".join(t for t in (turned, faced) if t) or None
+
+
+def hold_of(shape) -> tuple:
+    """(axis turned to x or "x", whether turned about x to face the front): how posed()
+    holds this shape by its own box, squared up. Plain data: a candidate's drawing is
+    held by its reference's (posed's hold)."""
+    shape, _ = squared_up(shape.copy())
+    longest = _longest(shape.BoundBox)
+    turned, _ = lying_down(shape, longest)
+    return longest, _faces_front(turned.BoundBox)
+
+
+def _longest(box) -> str:
+    """The axis lying_down turns to x ("x": none)."""
+    lengths = {"x": box.XLength, "y": box.YLength, "z": box.ZLength}
+    longest = max(lengths, key=lambda k: (lengths[k], k == "x"))
+    if longest == "x" or lengths[longest] <= LYING_RATIO * lengths["x"]:
+        return "x"
+    return longest
+
+
+def _faces_front(box) -> bool:
+    return box.YLength > FACING_RATIO * box.ZLength
 
 
 def squared_up(shape) -> tuple:
@@ -122,15 +150,16 @@ def _face_direction(face):
     return None
 
 
-def lying_down(shape) -> tuple:
+def lying_down(shape, longest: str | None = None) -> tuple:
     """The shape turned so that its longest extent runs across the front view, as a
-    drafter draws a shaft lying; (shape, what was turned) -- the dimensions are the same."""
+    drafter draws a shaft lying; (shape, what was turned) -- the dimensions are the same.
+    longest: the axis to turn to x ("x": none), else found from the shape's box."""
     import FreeCAD  # noqa: PLC0415 - FreeCAD-only
 
     box = shape.BoundBox
-    lengths = {"x": box.XLength, "y": box.YLength, "z": box.ZLength}
-    longest = max(lengths, key=lambda k: (lengths[k], k == "x"))
-    if longest == "x" or lengths[longest] <= LYING_RATIO * lengths["x"]:
+    if longest is None:
+        longest = _longest(box)
+    if longest == "x":
         return shape, None
     turned = shape.copy()
     axis = FreeCAD.Vector(0, 1, 0) if longest == "z" else FreeCAD.Vector(0, 0, 1)
@@ -138,14 +167,14 @@ def lying_down(shape) -> tuple:
     return turned, f"{longest} axis turned to x"
 
 
-def facing_front(shape) -> tuple:
+def facing_front(shape, turn: bool | None = None) -> tuple:
     """The shape turned about x so that the front view shows its larger side: a plate is
     drawn with its face in the front view and its thickness in the top view, not as an
-    edge-on sliver; (shape, what was turned)."""
+    edge-on sliver; (shape, what was turned). turn: whether to, else found from its box."""
     import FreeCAD  # noqa: PLC0415 - FreeCAD-only
 
     box = shape.BoundBox
-    if box.YLength <= FACING_RATIO * box.ZLength:
+    if not (_faces_front(box) if turn is None else turn):
         return shape, None
     turned = shape.copy()
     turned.rotate(box.Center, FreeCAD.Vector(1, 0, 0), 90)

@@ -116,7 +116,13 @@ def _both_drawings(context, case, folder: str) -> tuple:
         _ahead_timing(timing, ahead, started)
     if candidate is None:
         started = time.perf_counter()
-        candidate = _drawn(context.aligned, os.path.join(folder, "candidate"), case, "candidate")
+        candidate = _drawn(
+            context.aligned,
+            os.path.join(folder, "candidate"),
+            case,
+            "candidate",
+            hold=candidate_hold(context.reference.shape),
+        )
         timing["drawing_candidate"] = time.perf_counter() - started
     if reference is None:
         started = time.perf_counter()
@@ -127,10 +133,19 @@ def _both_drawings(context, case, folder: str) -> tuple:
     return candidate, reference
 
 
-def _drawn(shape, folder: str, case, title: str, session=None) -> dict:
+def candidate_hold(reference_shape):
+    """How the aligned candidate is held for its drawing: as the reference is (pose.hold_of),
+    so that a perfect copy in any pose is drawn in the reference's views."""
+    from cadbench_wb.app.drawing import pose  # noqa: PLC0415 - heavy: loaded on first use
+
+    return pose.hold_of(reference_shape)
+
+
+def _drawn(shape, folder: str, case, title: str, session=None, hold=None) -> dict:
     """Make and read back one drawing; a failure is reported, never raised: the other
     metrics stand whatever TechDraw does with an odd shape. session: a
-    techdraw.drawing_session of this shape, which draws it without projecting again."""
+    techdraw.drawing_session of this shape, which draws it without projecting again.
+    hold: how to hold the shape (candidate_hold), else by its own box."""
     from cadbench_wb.app.drawing import techdraw as drawing  # noqa: PLC0415 - heavy: loaded on first use
     from cadbench_wb.drafting import readback as drawing_readback  # noqa: PLC0415 - heavy: loaded on first use
 
@@ -138,7 +153,7 @@ def _drawn(shape, folder: str, case, title: str, session=None) -> dict:
         if session is not None:
             made = session.draw(folder, case)
         else:
-            made = drawing.make_drawing(shape, folder, case=case, title=title)
+            made = drawing.make_drawing(shape, folder, case=case, title=title, hold=hold)
         read = drawing_readback.read_back(folder, made)
     except Exception as exc:  # TechDraw and OCC raise anything; the reason is reported
         return {"failure": f"{type(exc).__name__}: {exc}", "match": None}

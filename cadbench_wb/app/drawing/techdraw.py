@@ -54,7 +54,13 @@ class DrawingFailed(CadbenchError):
 
 
 def make_drawing(
-    shape, out_dir: str, case=None, projection: str = "first", title: str = "", planned=None
+    shape,
+    out_dir: str,
+    case=None,
+    projection: str = "first",
+    title: str = "",
+    planned=None,
+    hold=None,
 ) -> dict:
     """Draw a shape, write drawing.dxf, drawing.svg and drawing.FCStd into out_dir.
 
@@ -63,13 +69,14 @@ def make_drawing(
     planned: a dict that receives, under "dimensions", every dimension the planner chose
     before the sheet left any out, with its view's 3D frame (planned_entry), and under
     "shape" the copy as drawn (posed: turned, the faces numbered as the model's).
+    hold: how to hold the shape (pose.hold_of: a candidate is held as its reference).
     """
-    with drawing_session(shape, projection, title) as session:
+    with drawing_session(shape, projection, title, hold) as session:
         return session.draw(out_dir, case, planned)
 
 
 @contextlib.contextmanager
-def drawing_session(shape, projection: str = "first", title: str = ""):
+def drawing_session(shape, projection: str = "first", title: str = "", hold=None):
     """A Session: one shape's views projected once (hidden-line removal, the costly step)
     and drawn with as many cases as asked, each drawing the same as make_drawing's."""
     if projection not in PROJECTIONS:
@@ -80,7 +87,7 @@ def drawing_session(shape, projection: str = "first", title: str = ""):
     doc = freecad.newDocument(_document_name(freecad))
     try:
         with _progress_silenced(), faces_not_sought(freecad):
-            session = Session(freecad, doc, shape, projection, title)
+            session = Session(freecad, doc, shape, projection, title, hold)
         yield session
     finally:
         freecad.closeDocument(doc.Name)
@@ -131,11 +138,11 @@ class Session:
     (its dimensions and cosmetic lines removed, the projection's scale set back), so each
     drawing is the one a fresh make_drawing would make, without projecting again."""
 
-    def __init__(self, freecad, doc, shape, projection, title):
+    def __init__(self, freecad, doc, shape, projection, title, hold=None):
         import TechDraw  # noqa: PLC0415 - FreeCAD-only
 
         self.doc, self.projection, self.title = doc, projection, title
-        shape, self.squared, self.turned = drawing_pose.posed(shape)
+        shape, self.squared, self.turned = drawing_pose.posed(shape, hold)
         self.shape = shape
         model = doc.addObject("Part::Feature", "Model")
         model.Shape = shape
@@ -250,9 +257,8 @@ class Session:
                 if attempt == 0:
                     self.projected = (views, candidates)
             seen.clear()  # the recompute below may run hidden-line removal again
-            chosen = drawing_plan.chosen_dimensions(candidates, targets)
-            sheet, plan = drawing_layout.sheet_layout(
-                views, chosen, areas, sheet, projection, scales, floor
+            chosen, sheet, plan = drawing_layout.planned_sheet(
+                views, candidates, targets, areas, sheet, projection, scales, floor
             )
             settled = abs(group.Scale - plan.scale) < 1e-12
             _place_views(group, items, plan)
