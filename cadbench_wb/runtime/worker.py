@@ -252,4 +252,4 @@ def _run_files(job_path: str, result_path: str, stage_path: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    console.exit_now(main(sys.argv[1:]))

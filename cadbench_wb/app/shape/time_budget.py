@@ -90,6 +90,15 @@ def kept_children_cpu_s() -> float:
     return total
 
 
+# The child's program: serve jobs until stdin closes, then end without the interpreter's
+# teardown (console.exit_now: its FreeCAD and shapes freed one by one cost more CPU than a
+# small pair's booleans).
+CHILD_CODE = (
+    "from cadbench_wb.app.shape import exact_child; exact_child.serve(); "
+    "from cadbench_wb.runtime import console; console.exit_now(0)"
+)
+
+
 class ExactWorker:
     """A child interpreter started ahead of need (it imports FreeCAD while this process
     computes the mesh route), that runs one exact-boolean job and is then closed or killed.
@@ -97,7 +106,7 @@ class ExactWorker:
 
     def __init__(self):
         self.process = runner.child_interpreter(
-            "from cadbench_wb.app.shape import exact_child; exact_child.serve()",
+            CHILD_CODE,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
