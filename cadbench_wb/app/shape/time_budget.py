@@ -27,7 +27,7 @@ import time
 import Part
 
 from cadbench_wb import standard
-from cadbench_wb.runtime import memory_use, runner
+from cadbench_wb.runtime import forked, memory_use, runner
 
 
 class BudgetSpent(Exception):
@@ -90,6 +90,24 @@ def kept_children_cpu_s() -> float:
     return total
 
 
+def fork_spare() -> bool:
+    """Fork this process's exact-boolean child now, if it runs a single thread (a scoring
+    child right after importing FreeCAD: runtime/forked.py says why only then), and keep it
+    for the first exact job (ExactWorker.reused); whether it did. The child serves the same
+    jobs as a fresh interpreter's, reading its shapes from BREP, without a second
+    interpreter and FreeCAD start (0.13 CPU-s); unused (no exact route), it costs a fork."""
+    if _SPARE or not hasattr(os, "fork") or not forked.single_threaded():
+        return False
+    _SPARE.append(ExactWorker(forked.ForkedChild(_serve_forked)))
+    return True
+
+
+def _serve_forked() -> None:
+    from cadbench_wb.app.shape import exact_child  # noqa: PLC0415 - in the forked child only
+
+    exact_child.serve()
+
+
 # The child's program: serve jobs until stdin closes, then end without the interpreter's
 # teardown (console.exit_now: its FreeCAD and shapes freed one by one cost more CPU than a
 # small pair's booleans).
@@ -104,8 +122,8 @@ class ExactWorker:
     computes the mesh route), that runs one exact-boolean job and is then closed or killed.
     """
 
-    def __init__(self):
-        self.process = runner.child_interpreter(
+    def __init__(self, process=None):
+        self.process = process or runner.child_interpreter(
             CHILD_CODE,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
