@@ -250,9 +250,9 @@ def exact_child_forked() -> None:
         from cadbench_wb.runtime.freecad_env import import_freecad  # noqa: PLC0415 - heavy
 
         import_freecad()
-        from cadbench_wb.app.shape import time_budget  # noqa: PLC0415 - FreeCAD-only
+        from cadbench_wb.app.shape import exact_child, time_budget  # noqa: PLC0415 - FreeCAD-only
 
-        time_budget.fork_spare()
+        time_budget.fork_spare(exact_child.serve)
     except Exception:  # the job itself reports a broken installation
         pass
 

@@ -19,8 +19,8 @@ import json, os
 from cadbench_wb.runtime.freecad_env import import_freecad
 import_freecad()
 import FreeCAD, Part
-from cadbench_wb.app.shape import time_budget
-forked = time_budget.fork_spare()
+from cadbench_wb.app.shape import exact_child, time_budget
+forked = time_budget.fork_spare(exact_child.serve)
 (child,) = time_budget._SPARE
 box = Part.makeBox(10, 10, 10)
 other = Part.makeBox(10, 10, 10, FreeCAD.Vector(5, 0, 0))
@@ -70,4 +70,3 @@ def test_no_fork_while_another_thread_runs():
     finally:
         release.set()
         other.join()
-

@@ -90,22 +90,17 @@ def kept_children_cpu_s() -> float:
     return total
 
 
-def fork_spare() -> bool:
+def fork_spare(serve) -> bool:
     """Fork this process's exact-boolean child now, if it runs a single thread (a scoring
     child right after importing FreeCAD: runtime/forked.py says why only then), and keep it
-    for the first exact job (ExactWorker.reused); whether it did. The child serves the same
-    jobs as a fresh interpreter's, reading its shapes from BREP, without a second
+    for the first exact job (ExactWorker.reused); whether it did. serve: the child's loop
+    (exact_child.serve, passed in: that module imports this one). The child serves the
+    same jobs as a fresh interpreter's, reading its shapes from BREP, without a second
     interpreter and FreeCAD start (0.13 CPU-s); unused (no exact route), it costs a fork."""
     if _SPARE or not hasattr(os, "fork") or not forked.single_threaded():
         return False
-    _SPARE.append(ExactWorker(forked.ForkedChild(_serve_forked)))
+    _SPARE.append(ExactWorker(forked.ForkedChild(serve)))
     return True
-
-
-def _serve_forked() -> None:
-    from cadbench_wb.app.shape import exact_child  # noqa: PLC0415 - in the forked child only
-
-    exact_child.serve()
 
 
 # The child's program: serve jobs until stdin closes, then end without the interpreter's
