@@ -32,7 +32,7 @@ class ForkedChild:
     (a campaign worker's message channel, a log) and no atexit function of this process run
     in it: it ends with os._exit when run() returns or raises."""
 
-    def __init__(self, run):
+    def __init__(self, run, name: str = "cadbench-child"):
         to_child, child_in = os.pipe()
         child_out, from_child = os.pipe()
         sys.stdout.flush()
@@ -46,7 +46,7 @@ class ForkedChild:
                 null = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(null, 2)
                 os.closerange(3, _max_descriptor())
-                _die_with_parent()
+                _die_with_parent(name)
                 sys.stdin = open(0, encoding="utf-8", closefd=False)
                 sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
                 sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
@@ -107,13 +107,16 @@ def _max_descriptor() -> int:
         return 1024
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(name: str) -> None:
     """Linux: SIGKILL this child when its parent dies (a fork does not inherit the parent's
-    own PR_SET_PDEATHSIG)."""
+    own PR_SET_PDEATHSIG), and name it (its command line is its parent's: ps -o comm, top
+    and /proc/PID/comm tell it from a scoring child by this name)."""
     try:
         import ctypes  # noqa: PLC0415 - in the child only
 
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        libc = ctypes.CDLL(None)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        libc.prctl(15, ctypes.c_char_p(name.encode()[:15]), 0, 0, 0)  # 15 = PR_SET_NAME
     except (OSError, AttributeError):
         pass
     if os.getppid() == 1:

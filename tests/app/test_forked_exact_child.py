@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from cadbench_wb.app.shape import time_budget
 from cadbench_wb.runtime import forked, runner
 
 # A fresh interpreter as a scoring child is one (single-threaded until numpy's and OCC's
@@ -32,6 +33,7 @@ print(json.dumps({
     "kept_again": time_budget._SPARE == [child],
     "child_of_this_process": parent == os.getpid(),
     "same_program": type(child.process).__name__,
+    "name": open(f"/proc/{child.process.pid}/comm").read().strip(),
     "volumes": found["volumes"],
     "common_piece": found["shapes"]["common"].Volume,
 }))
@@ -52,6 +54,7 @@ def test_a_scoring_child_forks_its_exact_child_and_it_gives_the_volumes(fc):
     found, ended = (json.loads(line) for line in done.stdout.splitlines()[-2:])
     assert found["forked"] and found["kept_again"] and found["child_of_this_process"]
     assert found["same_program"] == "ForkedChild"
+    assert found["name"] == time_budget.EXACT_CHILD_NAME
     volumes = found["volumes"]
     assert volumes["a"] == pytest.approx(1000, rel=1e-12)
     assert volumes["b"] == pytest.approx(1000, rel=1e-12)

@@ -90,6 +90,11 @@ def kept_children_cpu_s() -> float:
     return total
 
 
+# What a forked exact-boolean child is called in ps and /proc/PID/comm (its command line
+# is its parent's).
+EXACT_CHILD_NAME = "cadbench-exact"
+
+
 def fork_spare(serve) -> bool:
     """Fork this process's exact-boolean child now, if it runs a single thread (a scoring
     child right after importing FreeCAD: runtime/forked.py says why only then), and keep it
@@ -99,7 +104,7 @@ def fork_spare(serve) -> bool:
     interpreter and FreeCAD start (0.13 CPU-s); unused (no exact route), it costs a fork."""
     if _SPARE or not hasattr(os, "fork") or not forked.single_threaded():
         return False
-    _SPARE.append(ExactWorker(forked.ForkedChild(serve)))
+    _SPARE.append(ExactWorker(forked.ForkedChild(serve, EXACT_CHILD_NAME)))
     return True
 
 
