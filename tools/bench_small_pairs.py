@@ -12,8 +12,9 @@ faces (DeepCAD, under CADPrompt and CADBench), so their cost decides a campaign'
    build123d`); without one the ratio is skipped and cadbench's own figures are printed.
 2. Inside a reused campaign worker (campaign/worker_process.py, as `cadbench run` keeps
    one): the same pairs as jobs, twice over; CPU seconds per job of the worker and of every
-   process it started, read from /proc between jobs (the first round pays the worker's one
-   exact-boolean child start, the second is the steady state of a campaign).
+   process it started, read from /proc between jobs (the first round pays the work kept
+   per reference, geometry/kept.py, and the first job of the exact-boolean child the worker
+   forked at its start; the second is the steady state of a campaign).
 
 Each figure is printed beside the issue's (last month's and before this work).
 """

@@ -37,6 +37,7 @@ def _preload() -> None:
     A stage that cannot load fails here, loudly, before the first job (never a metric
     quietly missing from the verdicts)."""
     import_freecad()
+    worker.exact_child_forked()  # before the stages' imports start threads
     from cadbench_wb.app import scoring  # noqa: PLC0415 - FreeCAD-only
 
     scoring.stage_functions()

@@ -7,6 +7,7 @@ UnicodeEncodeError), freecadcmd 1.0 drops buffered output at exit, and a recompu
 print progress on the C level (TechDraw's 'has finished finding hidden lines').
 """
 
+import atexit
 import contextlib
 import ctypes
 import os
@@ -34,6 +35,18 @@ def flush_all() -> None:
         with contextlib.suppress(ValueError, OSError, AttributeError):
             stream.flush()
     _flush_c_streams()
+
+
+def exit_now(status: int) -> None:
+    """End this process with status once its atexit functions have run and its streams are
+    flushed, skipping the interpreter's teardown: a scoring child's modules, FreeCAD's
+    documents and OpenCASCADE's shapes are freed one by one there, 0.05 to 0.2 CPU-s of a
+    small pair's whole process (issue 33) spent on memory the kernel takes back at once."""
+    try:
+        atexit._run_exitfuncs()  # what a normal exit runs first (a kept child waited for)
+    finally:
+        flush_all()
+        os._exit(status if isinstance(status, int) else 3)
 
 
 def _flush_c_streams() -> None:

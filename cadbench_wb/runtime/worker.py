@@ -241,9 +241,27 @@ def main(argv: list[str]) -> int:
         console.flush_all()  # the log the parent reads after a crash keeps its last lines
 
 
+def exact_child_forked() -> None:
+    """FreeCAD imported, and the exact-boolean child forked while this process still runs
+    one thread (time_budget.fork_spare): a scoring whose exact route runs then starts no
+    second interpreter. Quietly nothing where it cannot be (the scoring starts one then);
+    a FreeCAD that will not import fails as before, in the job's self-test."""
+    try:
+        from cadbench_wb.runtime.freecad_env import import_freecad  # noqa: PLC0415 - heavy
+
+        import_freecad()
+        from cadbench_wb.app.shape import exact_child, time_budget  # noqa: PLC0415 - FreeCAD-only
+
+        time_budget.fork_spare(exact_child.serve)
+    except Exception:  # the job itself reports a broken installation
+        pass
+
+
 def _run_files(job_path: str, result_path: str, stage_path: str) -> int:
     with open(job_path, encoding="utf-8") as handle:
         job = json.load(handle)
+    if job.get("kind") == "score" and not job.get("control_stage"):
+        exact_child_forked()
     outcome = run(job, stage_path)
     with open(result_path + ".tmp", "w") as handle:
         json.dump(outcome, handle)
@@ -252,4 +270,4 @@ def _run_files(job_path: str, result_path: str, stage_path: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    console.exit_now(main(sys.argv[1:]))

@@ -250,7 +250,7 @@ def test_a_shape_only_job_starts_the_exact_child_alone(fc, part, tmp_path, monke
     started, result = _children_of_a_scoring(fc, part, tmp_path, monkeypatch, ["shape"])
     assert result["shape"]["method"] == "exact"
     assert result["shapeIoU"] == pytest.approx(1.0, abs=1e-9)
-    assert started == ["from cadbench_wb.app.shape import exact_child; exact_child.serve()"]
+    assert started == [time_budget.CHILD_CODE]
 
 
 def test_no_exact_child_where_the_exact_route_is_not_taken(fc, part, tmp_path, monkeypatch):

@@ -18,4 +18,15 @@ def scoring_children():
         except OSError:
             continue
         if any(module in args for module in MODULES) and args[-1].endswith("stage.txt"):
-            yield int(name), args[-1]
+            if not _forked_exact_child(name):
+                yield int(name), args[-1]
+
+
+def _forked_exact_child(pid: str) -> bool:
+    """A scoring child's forked exact-boolean child: its parent's command line, its own name
+    (time_budget.EXACT_CHILD_NAME)."""
+    try:
+        with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as handle:
+            return handle.read().strip() == "cadbench-exact"
+    except OSError:
+        return False

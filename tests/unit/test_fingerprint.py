@@ -173,12 +173,39 @@ def test_kept_imports_give_the_same_stamp_and_an_edit_is_parsed_again(tmp_path, 
     monkeypatch.setattr(fingerprint, "_IMPORTS", fingerprint._ImportCache())
     assert _stamps(PACKAGE) == cold
     shape = os.path.join(PACKAGE, "app", "shape", "fidelity.py")
-    stale = {shape: ["0" * 64, []]}  # as if fidelity.py imported nothing
+    stale = {"app/shape/fidelity.py": {"0" * 64: []}}  # as if fidelity.py imported nothing
     with open(kept, "w", encoding="utf-8") as handle:
         json.dump(stale, handle)
     monkeypatch.setattr(fingerprint, "_IMPORTS", fingerprint._ImportCache())
     assert _stamps(PACKAGE) == cold
     assert "cadbench_wb.app.shape.time_budget" in fingerprint._imported_modules(shape)
+
+
+def test_kept_imports_are_shared_by_checkouts_and_kept_beside_theirs(
+    package_copy, tmp_path, monkeypatch
+):
+    # Entries are keyed by the path inside the package: a second checkout (the copy, as its
+    # own fingerprint module sees itself) finds this one's entries and parses nothing, and
+    # what another checkout wrote stays beside them.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    kept = fingerprint._ImportCache.file()
+    os.makedirs(os.path.dirname(kept))
+    theirs = {"app/elsewhere.py": {"1" * 64: ["cadbench_wb.standard"]}}
+    with open(kept, "w", encoding="utf-8") as handle:
+        json.dump(theirs, handle)
+    monkeypatch.setattr(fingerprint, "_IMPORTS", fingerprint._ImportCache())
+    cold = _stamps(PACKAGE)
+    with open(kept, encoding="utf-8") as handle:
+        stored = json.load(handle)
+    assert stored["app/elsewhere.py"] == theirs["app/elsewhere.py"]
+    assert "app/shape/fidelity.py" in stored and not any(os.path.isabs(k) for k in stored)
+    parsed = []
+    real = fingerprint._parsed_imports
+    monkeypatch.setattr(fingerprint, "_parsed_imports", lambda *a: parsed.append(a) or real(*a))
+    monkeypatch.setattr(fingerprint, "_IMPORTS", fingerprint._ImportCache())
+    monkeypatch.setattr(fingerprint, "PACKAGE_DIR", str(package_copy))
+    assert _stamps(str(package_copy)) == cold
+    assert parsed == []
 
 
 def test_the_exact_boolean_child_and_its_booleans_are_sealed():

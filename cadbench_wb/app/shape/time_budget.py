@@ -27,7 +27,7 @@ import time
 import Part
 
 from cadbench_wb import standard
-from cadbench_wb.runtime import memory_use, runner
+from cadbench_wb.runtime import forked, memory_use, runner
 
 
 class BudgetSpent(Exception):
@@ -90,14 +90,41 @@ def kept_children_cpu_s() -> float:
     return total
 
 
+# What a forked exact-boolean child is called in ps and /proc/PID/comm (its command line
+# is its parent's).
+EXACT_CHILD_NAME = "cadbench-exact"
+
+
+def fork_spare(serve) -> bool:
+    """Fork this process's exact-boolean child now, if it runs a single thread (a scoring
+    child right after importing FreeCAD: runtime/forked.py says why only then), and keep it
+    for the first exact job (ExactWorker.reused); whether it did. serve: the child's loop
+    (exact_child.serve, passed in: that module imports this one). The child serves the
+    same jobs as a fresh interpreter's, reading its shapes from BREP, without a second
+    interpreter and FreeCAD start (0.13 CPU-s); unused (no exact route), it costs a fork."""
+    if _SPARE or not hasattr(os, "fork") or not forked.single_threaded():
+        return False
+    _SPARE.append(ExactWorker(forked.ForkedChild(serve, EXACT_CHILD_NAME)))
+    return True
+
+
+# The child's program: serve jobs until stdin closes, then end without the interpreter's
+# teardown (console.exit_now: its FreeCAD and shapes freed one by one cost more CPU than a
+# small pair's booleans).
+CHILD_CODE = (
+    "from cadbench_wb.app.shape import exact_child; exact_child.serve(); "
+    "from cadbench_wb.runtime import console; console.exit_now(0)"
+)
+
+
 class ExactWorker:
     """A child interpreter started ahead of need (it imports FreeCAD while this process
     computes the mesh route), that runs one exact-boolean job and is then closed or killed.
     """
 
-    def __init__(self):
-        self.process = runner.child_interpreter(
-            "from cadbench_wb.app.shape import exact_child; exact_child.serve()",
+    def __init__(self, process=None):
+        self.process = process or runner.child_interpreter(
+            CHILD_CODE,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
