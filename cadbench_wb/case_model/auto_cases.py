@@ -88,7 +88,7 @@ def _make(reference: str, folder: str, timeout: float, memory_mb: int) -> dict |
     """Run `cadbench case new` in a child into a staging folder and rename it in (two
     scorings of one reference at once leave one complete entry). None, or the failure.
     The child runs under the scoring's limits and dies with its parent, as a scoring
-    child does (runner._limits)."""
+    child does (runner.limited_environment)."""
     parent = os.path.dirname(folder)
     try:
         os.makedirs(parent, exist_ok=True)
@@ -103,10 +103,10 @@ def _make(reference: str, folder: str, timeout: float, memory_mb: int) -> dict |
             command,
             capture_output=True,
             text=True,
-            env=runner.child_environment(),
+            env=runner.limited_environment(runner.child_environment(), memory_mb, timeout),
             timeout=timeout,
             stdin=subprocess.DEVNULL,
-            preexec_fn=runner._limits(memory_mb, timeout),
+            start_new_session=True,
         )
     except subprocess.TimeoutExpired:
         shutil.rmtree(staging, ignore_errors=True)

@@ -33,7 +33,7 @@ SELFTEST_PREFIX = "selftest:"  # app/model/kernel_selftest.py writes selftest:OP
 REFERENCE_STAGE = "reference"
 CANDIDATE_STAGE = "candidate"
 KERNEL_CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGFPE, signal.SIGILL}
-# The CPU-time backstop (runner._limits, RLIMIT_CPU) ends a child that ran out of time so.
+# The CPU-time backstop (child_limits.py, RLIMIT_CPU) ends a child that ran out of time so.
 TIME_SIGNALS = {signal.SIGXCPU}
 # What an exhausted memory limit leaves in a dead child's log (Python, C++, OpenCASCADE, libc).
 MEMORY_MARKERS = ("MemoryError", "bad_alloc", "Standard_OutOfMemory", "Cannot allocate memory")

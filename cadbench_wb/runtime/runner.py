@@ -7,7 +7,6 @@ left behind (outcome.py says whose fault each ending is). Pure standard library:
 never imports FreeCAD.
 """
 
-import ctypes
 import dataclasses
 import json
 import os
@@ -20,7 +19,7 @@ import time
 
 from cadbench_wb.errors import EnvironmentBroken, UsageError
 from cadbench_wb.results import result as results
-from cadbench_wb.runtime import freecad_env
+from cadbench_wb.runtime import child_limits, freecad_env
 from cadbench_wb.runtime import outcome as outcome_mod
 from cadbench_wb.runtime.outcome import Ending, Job, Limits, Outcome, Stage, read_text
 
@@ -100,34 +99,17 @@ def child_environment() -> dict:
     return env
 
 
-def _limits(memory_mb: int, timeout: float | None = None):
-    """Run in the child before exec: its own process group, its memory limit, and two ways
-    to die with its parent, so that a killed scorer never leaves a kernel job running."""
-
-    def apply():
-        import resource  # noqa: PLC0415 - Unix-only
-
-        os.setsid()
-        if memory_mb:
-            limit = memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        if timeout:
-            # CPU seconds can only be fewer than wall seconds: a backstop for when the
-            # parent that would enforce the wall-clock limit is gone.
-            seconds = int(timeout) + 30
-            resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
-        _die_with_parent()
-
-    return apply
+def limited_environment(env: dict, memory_mb: int | None, timeout: float | None) -> dict:
+    """ENV for a child started with start_new_session=True (its own process group) that
+    sets its own memory limit and CPU backstop and dies with its parent, so that a killed
+    scorer never leaves a kernel job running (child_limits.py; never a preexec_fn, which
+    would make Python fork() this whole process instead of vfork)."""
+    return child_limits.environment(env, memory_mb, timeout)
 
 
 def _die_with_parent() -> None:
     """Linux: SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass  # not Linux: the CPU limit remains the backstop
+    child_limits.die_with_parent(0)
 
 
 def run_job(job, limits: Limits | None = None, on_start=None) -> Outcome:
@@ -244,7 +226,7 @@ def _run_child(job: Job, limits: Limits, on_start=None) -> Ending:
         stage_path = os.path.join(tmp, "stage.txt")
         with open(job_path, "w", encoding="utf-8") as handle:
             json.dump(job.as_dict(), handle)
-        env = child_environment()
+        env = limited_environment(child_environment(), limits.memory_mb, limits.timeout)
         started = time.perf_counter()
         with open(os.path.join(tmp, "log.txt"), "wb") as log:
             process = subprocess.Popen(
@@ -260,7 +242,7 @@ def _run_child(job: Job, limits: Limits, on_start=None) -> Ending:
                 stdout=log,
                 stderr=log,
                 env=env,
-                preexec_fn=_limits(limits.memory_mb, limits.timeout),
+                start_new_session=True,
                 cwd=os.getcwd(),
             )
             if on_start is not None:
