@@ -57,6 +57,26 @@ def test_a_place_binds_the_face_through_the_point(fc, part):
     assert inferred["status"] == "ambiguous" and len(inferred["candidates"]) == 2
 
 
+def test_a_place_on_a_bore_binds_after_the_reference_was_meshed(fc, part):
+    """A meshed face's Part BoundBox is its mesh's, inside a curved surface: a place on a
+    bore's wall, where no mesh vertex lies, fell outside the box and resolved to no face
+    (NIST CTC-02's automatic case, once the shape stage had meshed the reference)."""
+    import MeshPart
+
+    reference = plate(fc, part)
+    MeshPart.meshFromShape(Shape=reference, LinearDeflection=2.0, AngularDeflection=1.0)
+    bore = next(f for f in reference.Faces if f.Surface.TypeId == "Part::GeomCylinder")
+    box = bore.BoundBox  # the mesh's: where the bore's wall lies farthest outside it
+    gaps = {(1, 0): 26 - box.XMax, (-1, 0): box.XMin - 14, (0, 1): 26 - box.YMax,
+            (0, -1): box.YMin - 14}  # fmt: skip
+    (dx, dy), gap = max(gaps.items(), key=lambda item: item[1])
+    assert gap > standard.LINEAR_TOLERANCE_ABS_MM
+    on_wall = [20.0 + 6.0 * dx, 20.0 + 6.0 * dy, 10.0]
+    binding = bind(reference, at=[on_wall])
+    (face,) = binding["faces"]
+    assert reference.Faces[face].Surface.Center.x == pytest.approx(20)
+
+
 def test_the_same_place_finds_the_same_face_when_the_faces_are_renumbered(fc, part):
     original = plate(fc, part)
     copy = renumbered(part, original)

@@ -23,6 +23,7 @@ import Part
 import yaml
 
 from cadbench_wb import standard
+from cadbench_wb.app.dimensions import location
 from cadbench_wb.app.dimensions.measured_geometry import geometry_of
 from cadbench_wb.app.dimensions.spectrum import diagonal_of, spectrum_of
 from cadbench_wb.app.drawing import stage as drawing_stage
@@ -226,7 +227,7 @@ class _FacesNear:
         self.shape, self.g, self.np = shape, geometry, np
         self.tolerance = standard.LINEAR_TOLERANCE_ABS_MM
         self.inner = {}  # face index -> its inner point (_inner_point), once found
-        boxes = [f.BoundBox for f in shape.Faces]
+        boxes = [location.untriangulated_box(f) for f in shape.Faces]
         self.low = np.array([(b.XMin, b.YMin, b.ZMin) for b in boxes]) - self.tolerance
         self.high = np.array([(b.XMax, b.YMax, b.ZMax) for b in boxes]) + self.tolerance
 
