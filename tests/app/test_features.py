@@ -207,3 +207,21 @@ def test_features_do_not_depend_on_the_pose(models):
     result = score_json(models["chiral"], models["chiral_moved"], "--only", "shape,features")
     assert result["semanticMatch"] == 1.0
     assert result["features"]["missing"] == [] and result["features"]["extra"] == []
+
+
+@pytest.mark.parametrize("turn_deg", [0.0, 30.0, 45.0])
+def test_a_square_cut_out_reads_its_side_in_every_pose(fc, part, turn_deg):
+    """An 80 x 80 x 5 plate with a 28 x 28 square cut through it, its corners R1.6, turned
+    in its own plane: a breakthrough of length and width 28 (its side). The frame came from
+    the principal directions of the ring's points, which a square leaves arbitrary: NIST
+    FTC-08's cut-out read 36.52 in one pose of a perfect copy and 36.04 in another."""
+    cut = part.makeBox(28, 28, 5, fc.Vector(26, 26, 0))
+    cut = cut.makeFillet(1.6, [e for e in cut.Edges if abs(e.tangentAt(0).z) > 0.99])
+    plate = part.makeBox(80, 80, 5).cut(cut).Solids[0]
+    plate.rotate(fc.Vector(40, 40, 0), fc.Vector(0, 0, 1), turn_deg)
+    found = [f for f in recognise(plate)["features"] if f["type"] == "breakthrough"]
+    assert len(found) == 1
+    params = found[0]["params"]
+    assert params["length"] == pytest.approx(28, abs=1e-6)
+    assert params["width"] == pytest.approx(28, abs=1e-6)
+    assert params["corner_radius"] == pytest.approx(1.6, abs=1e-9)
