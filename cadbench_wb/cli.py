@@ -14,15 +14,24 @@ from cadbench_wb.errors import CadbenchError
 from cadbench_wb.runtime import console
 
 
-def parser_with_commands() -> tuple[argparse.ArgumentParser, dict]:
+def parser_with_commands(chosen: str | None = None) -> tuple[argparse.ArgumentParser, dict]:
+    """The parser and the command modules by name; with chosen (the command a command line
+    names), that command's parser alone (command_registry.add_parsers)."""
     parser = argparse.ArgumentParser(
         prog="cadbench",
         description="Score a reconstructed CAD model against its reference.",
     )
     parser.add_argument("--version", action="version", version=f"cadbench {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules = command_registry.add_parsers(sub)
+    modules = command_registry.add_parsers(sub, chosen)
     return parser, modules
+
+
+def _named_command(argv: list[str] | None) -> str | None:
+    """The command a command line names: its first word, unless that is an option (--help
+    and --version list or name every command)."""
+    words = sys.argv[1:] if argv is None else argv
+    return words[0] if words and not words[0].startswith("-") else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser, modules = parser_with_commands()
+    parser, modules = parser_with_commands(_named_command(argv))
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()

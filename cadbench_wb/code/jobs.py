@@ -9,11 +9,18 @@ import hashlib
 import json
 import shutil
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
-from cadbench_wb.code import dialects, execution, sandbox
+from cadbench_wb.code import dialects, sandbox
 from cadbench_wb.errors import DeliveryFailure, UsageError
 from cadbench_wb.results.result import file_digest
+
+
+def _execution():
+    """code/execution.py, imported when a script is run or stamped: `cadbench score` of a
+    model file (every small pair) parses these options but runs no script."""
+    from cadbench_wb.code import execution  # noqa: PLC0415 - scripts only
+
+    return execution
 
 
 def add_arguments(parser) -> None:
@@ -75,7 +82,7 @@ def code_stamp(settings: dict) -> str:
         "limits": limits_of(settings).as_dict(),
         "dialect": settings.get("dialect"),
         "sandboxed": not settings.get("trust_code"),
-        "harness": execution.harness_sha256(),
+        "harness": _execution().harness_sha256(),
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -87,7 +94,7 @@ def prepared(job, settings: dict, keep_dir: str | None = None):
         return job, None
     limits = limits_of(settings)
     try:
-        executed = execution.execute(
+        executed = _execution().execute(
             job.candidate,
             settings.get("dialect"),
             limits,
@@ -124,7 +131,9 @@ def prepared_all(payloads: list, settings: dict, keep_dir: str, workers: int) ->
     own); returns (jobs in order, how many scripts were executed now)."""
     if not any(dialects.is_code(p.candidate) for p in payloads):
         return payloads, 0
-    execution.checked_sandbox(bool(settings.get("trust_code")))
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - scripts only
+
+    _execution().checked_sandbox(bool(settings.get("trust_code")))
     with ThreadPoolExecutor(max(1, workers)) as threads:
         done = list(threads.map(lambda p: prepared(p, settings, keep_dir), payloads))
     return [job for job, _ in done], sum(1 for _, e in done if e is not None and e.executed_now)

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """cadbench compare: two campaigns side by side (only under the same metric fingerprint)."""
 
-from cadbench_wb.campaign import comparison
 from cadbench_wb.results import result as results
 from cadbench_wb.runtime import console
 
@@ -17,6 +16,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from cadbench_wb.campaign import comparison  # noqa: PLC0415 - heavy: `compare` only
+
     result = comparison.compared(comparison.load(args.results_a), comparison.load(args.results_b))
     if args.json:
         text = results.dumps(result, indent=2, sort_keys=True) + "\n"

@@ -4,7 +4,6 @@
 import sys
 
 from cadbench_wb import standard
-from cadbench_wb.drafting.reading import DrawingUnreadable
 from cadbench_wb.errors import UsageError
 from cadbench_wb.inputs.checks import output_file, timeout_seconds
 from cadbench_wb.results import result as results
@@ -56,6 +55,7 @@ def scale_factor(text: str) -> float:
 
 def run(args) -> int:
     from cadbench_wb.drafting.checks import check_file, failed_report  # noqa: PLC0415 - heavy: loaded on first use
+    from cadbench_wb.drafting.reading import DrawingUnreadable  # noqa: PLC0415 - (logging: not for other commands)
 
     scale = scale_factor(args.scale)
     try:

@@ -11,13 +11,11 @@ checks that the two tables name the same formats).
 
 import dataclasses
 import os
-import zipfile
 from collections.abc import Callable
 
 from cadbench_wb import standard
 from cadbench_wb.errors import DeliveryFailure
 from cadbench_wb.inputs import checks as input_checks
-from cadbench_wb.inputs import fcstd_archive
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,6 +36,11 @@ def _text(head: bytes) -> bytes:
 
 
 def _fcstd_problem(path: str, head: bytes) -> str | None:
+    # Here: zipfile (and its bz2, lzma) is no cost of a job that reads no FCStd file.
+    import zipfile  # noqa: PLC0415 - FCStd files only
+
+    from cadbench_wb.inputs import fcstd_archive  # noqa: PLC0415 - FCStd files only
+
     if not zipfile.is_zipfile(path):
         return "not a FreeCAD document (an FCStd is a zip archive)"
     # The archive's limits (members, names, inflated size) before anything is listed.

@@ -76,7 +76,7 @@ def _parsed_imports(source: str, path: str) -> frozenset[str]:
 
 class _ImportCache:
     """{file: {sha256 of its content: the modules it imports}}: read once from
-    ~/.cache/cadbench/fingerprint-imports.json (XDG_CACHE_HOME), written back when a stamp
+    ~/.cache/cadbench/fingerprint-imports-2.json (XDG_CACHE_HOME), written back when a stamp
     parsed a file anew. A file of this package is kept by its path inside the package, so
     that every checkout on the machine (worktrees, a fresh clone, the installed copy) reads
     and extends the same entries instead of each replacing the others' (a cache keyed by
@@ -84,9 +84,15 @@ class _ImportCache:
     0.3 CPU-s of a small pair); at most PER_FILE contents per file, the newest kept. Other
     files (a test's copies in temporary folders) stay in this process. An entry whose
     content differs is parsed again, so an edited file is never taken for its old self.
-    Unreadable or unwritable: parse."""
+    Unreadable or unwritable: parse. The file's name carries its layout ("-2": keys inside
+    the package): a checkout of the older layout (fingerprint-imports.json, absolute keys)
+    rewrote that file with its own entries alone, so with one on the machine every other
+    scoring child parsed ~85 files again (0.13-0.2 CPU-s of a small pair).
+
+    LAYOUT names the file: change it with the layout."""
 
     PER_FILE = 8
+    LAYOUT = "fingerprint-imports-2.json"
 
     def __init__(self):
         self.entries, self.loaded, self.changed = {}, False, False
@@ -94,7 +100,7 @@ class _ImportCache:
     @staticmethod
     def file() -> str:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        return os.path.join(base, "cadbench", "fingerprint-imports.json")
+        return os.path.join(base, "cadbench", _ImportCache.LAYOUT)
 
     @staticmethod
     def _key(path: str) -> str:
@@ -198,6 +204,12 @@ def import_closure(modules, package_dir: str = PACKAGE_DIR) -> list[str]:
 
 
 def _relative(path: str, package_dir: str) -> str:
+    """path inside package_dir, "/"-separated. A normalised absolute path under it is cut
+    at its prefix: os.path.relpath, called ~450 times a stamp (the sort keys), cost more
+    than reading the files' imports from the cache."""
+    prefix = package_dir.rstrip(os.sep) + os.sep
+    if path.startswith(prefix) and os.path.isabs(path) and os.path.normpath(path) == path:
+        return path[len(prefix) :].replace(os.sep, "/")
     return os.path.relpath(path, package_dir).replace(os.sep, "/")
 
 

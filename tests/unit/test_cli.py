@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT, copy_package
 
 from cadbench_wb import cli
@@ -62,6 +63,28 @@ def test_help_lists_every_registered_command_in_the_registry_order():
     shown = " ".join(parser.format_help().split())  # as wrapped to the terminal, unwrapped
     for name, module in modules.items():
         assert " ".join(module.HELP.split()) in shown, name
+
+
+def _help_of(parser, argv: list[str], capsys) -> str:
+    with pytest.raises(SystemExit):
+        parser.parse_args(argv)
+    return capsys.readouterr().out
+
+
+def test_a_named_command_gets_its_own_parser_alone_and_the_same_one(capsys):
+    """cli builds the parser of the command a line names alone (start-up cost): it must
+    parse and print exactly as the parser with every command does."""
+    full, _ = cli.parser_with_commands()
+    for module in registry.COMMANDS:
+        name = registry.command_name(module)
+        alone, modules = cli.parser_with_commands(name)
+        assert modules == {name: module}
+        assert _help_of(alone, [name, "--help"], capsys) == _help_of(full, [name, "--help"], capsys)
+    assert cli._named_command(["score", "a.step", "b.step"]) == "score"
+    for words in (["--help"], ["--version"], ["-h", "score"], []):
+        assert cli._named_command(words) is None  # these list or name every command
+    unknown, modules = cli.parser_with_commands("no-such-command")
+    assert tuple(modules) == HELP_ORDER  # its error lists every command, as before
 
 
 def test_help_imports_no_kernel_and_no_heavy_library():

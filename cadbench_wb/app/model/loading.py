@@ -13,7 +13,7 @@ import numpy as np
 import Part
 
 from cadbench_wb import standard
-from cadbench_wb.app.model import fcstd_shapes, mesh_solid
+from cadbench_wb.app.model import mesh_solid
 from cadbench_wb.errors import DeliveryFailure, ReferenceInvalid, ReferenceOpenShell
 from cadbench_wb.inputs import checks as input_checks
 from cadbench_wb.inputs import formats, step_units
@@ -127,6 +127,9 @@ def _kernel_model(path: str, fmt: str, known_volumes) -> LoadedModel:
 
 def _fcstd_model(path: str, fmt: str, known_volumes) -> LoadedModel:
     """A FreeCAD document, its shapes read as data (app/fcstd_shapes.py)."""
+    # Here: its readers of the archive (zipfile, xml) are no cost of a STEP or BREP pair.
+    from cadbench_wb.app.model import fcstd_shapes  # noqa: PLC0415 - FCStd files only
+
     shapes, notes, objects, scored = fcstd_shapes.document_shapes(path)
     return _brep_model(
         path, fmt, shapes, notes, known_volumes, objects=objects, scored_objects=scored
