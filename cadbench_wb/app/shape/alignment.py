@@ -17,8 +17,8 @@ every sampled estimate lives in its canonical frame (centroid and principal axes
 by its third moments, what they leave open settled by its vertices: settled_frame), so
 the pose it is delivered in does not change the samples, and the starts are rotations
 between frames, which do not depend on it either. A copy is confirmed as soon as a
-proposal snaps onto all its vertices, and no other is refined. The fine tessellations
-made here are handed on for the cross-checks.
+proposal snaps onto all its vertices, without ICP. The fine tessellations made here are
+handed on for the cross-checks.
 """
 
 import dataclasses
@@ -520,7 +520,8 @@ def align(reference, candidate) -> Alignment:
 
     # A copy: equal volumes, and every B-rep vertex of each on one of the other's once
     # snapped. Then the pose is confirmed before ICP (a pose that snaps has its vertices on
-    # the same pairs whatever ICP did to it first) and no other proposal is refined.
+    # the same pairs whatever ICP did to it first, and Kabsch on the same pairs gives the
+    # same pose to the last bit), and ICP is not run on it.
     copy = None
     equal = min(v_ref, v_cand) >= (1 - params["proxy_noise"]) * max(v_ref, v_cand)
     corners = (len(vertex_points(reference)), len(vertex_points(candidate))) if equal else ()
@@ -534,11 +535,11 @@ def align(reference, candidate) -> Alignment:
         ):
             break
         count += 1
-        if equal and corners[0] == corners[1] and pose.proxy_iou >= leader:
+        if copy is None and equal and corners[0] == corners[1] and pose.proxy_iou >= leader:
             copy = _confirmed_copy(snap(pose), corners[0])
             if copy is not None:
                 refined.append(copy)
-                break
+                continue
         rotation, translation = matcher.refine(
             moving,
             pose.rotation,
@@ -554,8 +555,6 @@ def align(reference, candidate) -> Alignment:
         else:
             refined.append(_better(pose, improved, judge, params, snap))
     poses = _distinct(sorted(refined + poses[count:], key=_rank), params["distinct_pose_deg"])
-    if copy is not None:
-        poses = [copy] + [p for p in poses if p is not copy]
     axis = None
     if kind in ("axial0", "axial2"):
         axis = (frame_ref[:, 0 if kind == "axial0" else 2], c_ref)
