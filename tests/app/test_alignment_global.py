@@ -167,35 +167,3 @@ def test_a_partial_match_scores_one_figure_in_three_poses_not_below_brute_force(
 @pytest.mark.parametrize("name", sorted(PAIRS))
 def test_a_partial_match_scores_one_figure_in_eight_poses_not_below_brute_force(fc, part, name):
     _check(name, 8)
-
-
-def test_the_previous_search_s_pose_wins_where_the_exact_booleans_give_it_more(fc, part):
-    """_not_below keeps the new search's pick unless the previous search's pose has the
-    larger exact IoU. A 50 x 40 x 24 block against the same block scaled by 1.02 (51 x
-    40.8 x 24.48), shifted s mm along x from centroid on centroid (s > 0.5: it sticks out
-    of the block on one side only): common (50.5 - s) x 40 x 24. At s = 1 that is more
-    than at s = 3, either way round."""
-    reference = part.makeBox(50, 40, 24)
-    candidate = part.makeBox(51, 40.8, 24.48)
-    diagonal = max(reference.BoundBox.DiagonalLength, candidate.BoundBox.DiagonalLength)
-    mesh_ref, mesh_cand = alignment.meshing.cross_check_meshes(reference, candidate, diagonal)
-    v_ref, c_ref, _ = alignment.mesh_mass_properties(*mesh_ref)
-    v_cand, c_cand, i_cand = alignment.mesh_mass_properties(*mesh_cand)
-    frame = alignment.canonical_frame(*mesh_cand, i_cand)
-    canonical = ((mesh_cand[0] - c_cand) @ frame, mesh_cand[1])
-    select = alignment._Overlap(
-        mesh_ref, (canonical, frame, c_cand, []), (v_ref, v_cand), (4000, 17)
-    )
-    near, far = (
-        alignment.Pose(np.eye(3), c_ref - c_cand + [s, 0.0, 0.0], 0.0, f"shifted {s}")
-        for s in (1.0, 3.0)
-    )
-    pair = (reference, candidate)
-    assert alignment._not_below((far, None), near, pair, select) is near
-    assert alignment._not_below((near, None), far, pair, select) is near
-    # The exact figures the decision rests on, from the construction.
-    v_scaled = 51 * 40.8 * 24.48
-    for pose, s in ((near, 1.0), (far, 3.0)):
-        common = (50.5 - s) * 40 * 24
-        expected = common / (50 * 40 * 24 + v_scaled - common)
-        assert alignment._exact_iou(*pair, pose, select) == pytest.approx(expected, abs=1e-9)

@@ -336,8 +336,8 @@ class _Overlap:
         self.cand_points = np.vstack([points] + [m[self.in_cand(m)] for m in mirrored])
         self.volume_ref, self.volume_cand = volumes
         self.calls = 0
-        # Estimates by pose (its bits): a pose asked again (a start rescored, the previous
-        # search's climbs where its samples are these) costs nothing.
+        # Estimates by pose (its bits): a pose asked again (a start rescored, a contender's
+        # direction snap climbing over poses already seen) costs nothing.
         self.known: dict[bytes, float] = {}
 
     def __call__(self, rotation: np.ndarray, translation: np.ndarray) -> float:
@@ -578,7 +578,6 @@ def align(reference, candidate) -> Alignment:
     # Nothing snapped: not a copy of the reference in some pose, so its best pose is where
     # the overlap is largest, which ICP (a fit of surfaces) need not have found.
     if "vertex snap" not in best.origin and best.proxy_iou < 1 - params["proxy_noise"]:
-        pair = (reference, candidate)
         gap = params["degenerate_moment_gap"]
         frame_cand, flips = settled_frame(mesh_cand, i_cand, vertex_points(candidate), gap)
         canonical = ((mesh_cand[0] - c_cand) @ frame_cand, mesh_cand[1])
@@ -597,15 +596,8 @@ def align(reference, candidate) -> Alignment:
             canon = _Canon(frame_cand, c_cand, c_ref, diagonal)
             starts = _global_starts(invariant, canon, overlap, (frame_ref, mesh_ref), params)
             contenders = _overlap_refined([best, *starts], overlap, select, params)
-            meshes = (mesh_ref, mesh_cand, i_cand, c_cand, (v_ref, v_cand))
-            samples = (frame_cand, flips, overlap, select)
-            context = (pair, snapped, bound, samples)
-            previous = _previous_search(best, invariant, meshes, context, params)
-            picked, exact_iou = _exact_pick(contenders, pair, select, canon, params)
-            final = snapped(picked)
-            best = _not_below(
-                (final, exact_iou if final is picked else None), previous, pair, select
-            )
+            best = _exact_pick(contenders, (reference, candidate), select, canon, params)
+            best = snapped(best)
         best.proxy_iou = proxy(best.rotation, best.translation)
     alternatives = [
         p for p in poses[1:] if p.proxy_iou >= best.proxy_iou - params["ambiguity_tolerance"]
@@ -919,71 +911,7 @@ def _global_starts(invariant: list[Pose], canon: _Canon, overlap: _Overlap, ref,
     return starts
 
 
-def _previous_search(best: Pose, invariant: list[Pose], meshes, context, params) -> Pose:
-    """The pose the previous search of partial matches found (before the canonical frame
-    was settled and the starts widened), decided against the new one by the exact booleans
-    (_not_below): the new search is meant to find more, and must never end below it.
-
-    Its samples live in canonical_frame (not settled), with no symmetry added; its starts
-    are the best overlap_refine_top distinct proposals between frames by the overlap, ties
-    by their order; the best of them and their refinements by the selecting points, its
-    faces then made parallel to the reference's, each snapped (snapped); best itself when
-    the selecting points put it within overlap_bound_margin of the bound."""
-    mesh_ref, mesh_cand, inertia, centre, volumes = meshes
-    pair, snapped, bound, (settled, flips, overlap, select) = context
-    frame = canonical_frame(*mesh_cand, inertia)
-    if flips or not np.array_equal(frame, settled):
-        # Other samples than the new search's (where they are the same, so are its
-        # estimates, and the climbs it shares with the new search cost nothing).
-        canonical = ((mesh_cand[0] - centre) @ frame, mesh_cand[1])
-        overlap, select = (
-            _Overlap(mesh_ref, (canonical, frame, centre, []), volumes, sample)
-            for sample in (
-                (params["overlap_points"], params["proxy_seed"] + 3),
-                (params["overlap_select_points"], params["proxy_seed"] + 5),
-            )
-        )
-    if select(best.rotation, best.translation) >= bound - params["overlap_bound_margin"]:
-        return best
-    ranked = sorted(
-        range(len(invariant)),
-        key=lambda k: (-overlap(invariant[k].rotation, invariant[k].translation), k),
-    )
-    starts = _distinct([invariant[k] for k in ranked], params["distinct_pose_deg"])
-    starts = starts[: params["overlap_refine_top"]]
-    pose = snapped(_overlap_refined([best, *starts], overlap, select, params)[0][1])
-    if "vertex snap" in pose.origin:
-        return pose
-    return snapped(_direction_snapped(pose, pair, select, params))
-
-
-def _not_below(picked: tuple, previous: Pose, pair, select: _Overlap) -> Pose:
-    """The picked pose (with its exact IoU, if known), unless the exact booleans give
-    previous (the previous search's pose) a larger IoU (to 1e-9); the picked one also when
-    they cannot be trusted on either. On a mesh the selecting points decide."""
-    picked, mine = picked
-    if np.array_equal(picked.rotation, previous.rotation) and np.array_equal(
-        picked.translation, previous.translation
-    ):
-        return picked
-    reference, candidate = pair
-    if mesh_solid.is_triangles(reference) or mesh_solid.is_triangles(candidate):
-        # No exact booleans on meshes: the selecting points decide.
-        better = select(*_motion(previous)) > select(*_motion(picked))
-        return previous if better else picked
-    if mine is None:
-        mine = _exact_iou(reference, candidate, picked, select)
-    theirs = _exact_iou(reference, candidate, previous, select)
-    if mine is None or theirs is None:
-        return picked
-    return previous if round(theirs, 9) > round(mine, 9) else picked
-
-
-def _motion(pose: Pose) -> tuple:
-    return pose.rotation, pose.translation
-
-
-def _exact_pick(contenders: list, pair, select: _Overlap, canon: _Canon, params) -> tuple:
+def _exact_pick(contenders: list, pair, select: _Overlap, canon: _Canon, params) -> Pose:
     """Of the contenders ((estimate, pose), best first), the best by the exact booleans
     among the overlap_exact_top within overlap_exact_margin of the first, each also with its
     faces made parallel to the reference's (_direction_snapped); the first with its faces
@@ -995,9 +923,7 @@ def _exact_pick(contenders: list, pair, select: _Overlap, canon: _Canon, params)
     models, delivered in random poses, the contender the points picked changed with the
     pose (0.0742 to 0.0745 against a volume bound of 0.07446). Exact booleans cannot be
     wrong that way on a partial match, and a silent failure shows in their own pieces (they
-    must add up to both solids) or against the estimate.
-
-    Returns the pose and its exact IoU (None where the booleans did not decide)."""
+    must add up to both solids) or against the estimate."""
     reference, candidate = pair
     top = contenders[0][0]
     near = [p for v, p in contenders if v >= top - params["overlap_exact_margin"]]
@@ -1006,17 +932,17 @@ def _exact_pick(contenders: list, pair, select: _Overlap, canon: _Canon, params)
     meshed = mesh_solid.is_triangles(reference) or mesh_solid.is_triangles(candidate)
     faces = 0 if meshed else len(reference.Faces) + len(candidate.Faces)
     if meshed or faces > params["overlap_exact_max_faces"]:
-        return turned[0], None
+        return turned[0]
     poses = []
     for pose, parallel in zip(near, turned, strict=True):
         poses += [pose] if parallel is pose else [pose, parallel]
     exact_ious = [_exact_iou(reference, candidate, p, select) for p in poses]
     if any(v is None for v in exact_ious):
-        return turned[0], None
+        return turned[0]
     ranked = sorted(
         range(len(poses)), key=lambda k: (-round(exact_ious[k], 9), canon.key(poses[k]))
     )
-    return poses[ranked[0]], exact_ious[ranked[0]]
+    return poses[ranked[0]]
 
 
 def _exact_iou(reference, candidate, pose: Pose, select: _Overlap) -> float | None:
