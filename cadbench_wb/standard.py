@@ -132,6 +132,22 @@ ALIGNMENT = {
     # among the starts and their refinements.
     "overlap_refine_top": 5,
     "overlap_finish_top": 2,
+    # The starts (alignment._global_starts): besides the proposals between frames,
+    # overlap_random_starts seeded uniform turns between the canonical frames; the
+    # bounding-box placements of the best overlap_flush_turns turns, of which the best
+    # overlap_flush_starts join the overlap_refine_top best centred ones; starts closer than
+    # distinct_pose_deg and overlap_distinct_shift_rel x the diagonal are one.
+    "overlap_random_starts": 48,
+    "overlap_flush_turns": 3,
+    "overlap_flush_starts": 3,
+    "overlap_distinct_shift_rel": 0.02,
+    # The pick (alignment._exact_pick): exact booleans on the best overlap_exact_top
+    # contenders within overlap_exact_margin of the best selecting estimate, on pairs of
+    # at most overlap_exact_max_faces faces (each boolean costs about 1.5 CPU-s on a NIST
+    # part; the selecting estimate picks there).
+    "overlap_exact_top": 3,
+    "overlap_exact_margin": 0.01,
+    "overlap_exact_max_faces": 200,
     "overlap_points": 1000,
     "overlap_select_points": 4000,
     "overlap_step_rel": 0.04,

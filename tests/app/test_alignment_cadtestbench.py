@@ -33,6 +33,15 @@ MODELS = ("GPT-5.2", "Claude-4.6-Sonnet")
 PARTS = ("00000633", "00001490", "00004154", "00004495")
 SAME_WITHIN = 1e-6  # one figure: JSON figures are rounded far finer than this
 BELOW_BEST = 0.002  # the tolerance against the best pose
+# The cross pairs' shapeIoU in every pose: one figure to the exact booleans' rounding. A
+# delivered STEP carries the moved part's coordinates to about 1e-11 of its size (measured:
+# the fine meshes of the 8 poses, moved back, agree to 1.8e-11), which the same pose's
+# exact figure follows in its 11th digit; 1e-9 leaves a hundred times that, and a figure
+# that depends on the pose (a different pose picked) moves by far more (0.009 and 2e-4
+# before the search was made canonical).
+CROSS_SAME_WITHIN = 1e-9
+ABOVE_BOUND = 1e-9  # the bound's own rounding: exact volumes
+CROSS_POSES = 8
 # Every figure the automatic case gives that does not depend on the pose by definition. The
 # fieldFigures are left out: their published protocols (CAD-Recode's chamfer distance,
 # BenchCAD's voxel IoU) centre the bounding box and do not align, so a turned copy changes
@@ -79,7 +88,7 @@ def _best_possible(fc, reference, candidate, figure: float) -> float:
     return _brute_force_iou(fc, reference, candidate)
 
 
-def _check(fc, part, tmp_path, model, case_id, poses, reference_id=None, *extra):
+def _check(fc, part, tmp_path, model, case_id, poses, reference_id=None, *extra, same=SAME_WITHIN):
     reference_shape = _solid(reference_of(fc, part, reference_id or case_id))
     reference = str(tmp_path / "reference.step")
     reference_shape.exportStep(reference)
@@ -94,12 +103,18 @@ def _check(fc, part, tmp_path, model, case_id, poses, reference_id=None, *extra)
         if values[0] is None:
             assert all(v is None for v in values), (name, values)
         else:
-            assert max(values) - min(values) <= SAME_WITHIN, (name, values)
+            within = same if name == "shapeIoU" else SAME_WITHIN
+            assert max(values) - min(values) <= within, (name, values)
     figure = scored[0]["shapeIoU"]
+    bound = min(reference_shape.Volume, candidate.Volume) / max(
+        reference_shape.Volume, candidate.Volume
+    )
     best = _best_possible(fc, reference_shape, candidate, figure)
     print(f"{model} {case_id} on {reference_id or case_id}: {[s['shapeIoU'] for s in scored]}")
-    print(f"  best possible {best:.6f}")
+    print(f"  best possible {best:.6f}, volume bound {bound:.6f}")
     assert figure >= best - BELOW_BEST, (model, case_id, reference_id, figure, best)
+    # No pose gives more than the volume bound: a figure above it is not an IoU.
+    assert max(s["shapeIoU"] for s in scored) <= bound + ABOVE_BOUND, (figure, bound)
     return scored
 
 
@@ -127,21 +142,29 @@ CROSS = {  # (model, its prediction) against the reference of another part of it
 }
 
 
-@pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="the alignment misses the best pose of these partial matches (measured 2026-12-02, "
-    "3 poses each): box on disc 0.06146, 0.07051, 0.06146 against brute force 0.070355 "
-    "(bound 0.074462); tube on disc 0.18405, 0.18389, 0.18386 against brute force 0.197030",
-)
-# Where the brute force finds them: the box upright, shifted 0.397 off the disc's axis
+# Where the brute force finds its best: the box upright, shifted 0.397 off the disc's axis
 # (its bounding box flush with the disc's, the bore outside it; centroids matched put the
 # bore through the box, and shifts keep the IoU flat until the bore leaves it); the tube
 # centred, its axis tilted 23.7 degrees (a slanted tube has more of its length in the
-# disc's slab, which no coaxial start climbs to).
+# disc's slab, which no coaxial start climbs to). Measured 2026-12-02 before the search
+# was made canonical, 3 poses each: box on disc 0.06146, 0.07051, 0.06146 against brute
+# force 0.070355 (bound 0.074462); tube on disc 0.18405, 0.18389, 0.18386 against brute
+# force 0.197030.
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CROSS))
 def test_a_real_partial_match_scores_one_figure_not_below_brute_force(
     fc, part, tmp_path, own_cache, name
 ):
     model, case_id, reference_id = CROSS[name]
-    _check(fc, part, tmp_path, model, case_id, 3, reference_id, "--only", "shape")
+    _check(
+        fc,
+        part,
+        tmp_path,
+        model,
+        case_id,
+        CROSS_POSES,
+        reference_id,
+        "--only",
+        "shape",
+        same=CROSS_SAME_WITHIN,
+    )
