@@ -82,12 +82,18 @@ def crossing_heights(
         hit_ray.append(pair_ray[hit])
         hit_z.append(z[hit])
         start_ray = stop_ray
+    return heights_table(hit_ray, hit_z, len(rays_xy))
+
+
+def heights_table(hit_ray: list, hit_z: list, rays: int) -> np.ndarray:
+    """(rays, most crossings) heights, each ray's row ascending and padded with inf: the
+    crossings found chunk by chunk (lists of arrays of ray index and height)."""
     hit_ray = np.concatenate(hit_ray) if hit_ray else np.zeros(0, dtype=np.int64)
     hit_z = np.concatenate(hit_z) if hit_z else np.zeros(0)
     order = np.lexsort((hit_z, hit_ray))
     hit_ray, hit_z = hit_ray[order], hit_z[order]
-    per_ray = np.bincount(hit_ray, minlength=len(rays_xy))
-    result = np.full((len(rays_xy), int(per_ray.max()) if len(hit_ray) else 0), INF)
+    per_ray = np.bincount(hit_ray, minlength=rays)
+    result = np.full((rays, int(per_ray.max()) if len(hit_ray) else 0), INF)
     column = np.arange(len(hit_ray)) - np.repeat(np.cumsum(per_ray) - per_ray, per_ray)
     result[hit_ray, column] = hit_z
     return result

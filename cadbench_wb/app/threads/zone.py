@@ -124,15 +124,7 @@ def _column_heights(rays, corners, inner: float, outer: float) -> np.ndarray:
         hit_ray.append(pair_ray[hit])
         hit_z.append(z[hit])
         start = stop
-    hit_ray = np.concatenate(hit_ray) if hit_ray else np.zeros(0, dtype=np.int64)
-    hit_z = np.concatenate(hit_z) if hit_z else np.zeros(0)
-    order = np.lexsort((hit_z, hit_ray))
-    hit_ray, hit_z = hit_ray[order], hit_z[order]
-    per_ray = np.bincount(hit_ray, minlength=len(rays))
-    result = np.full((len(rays), int(per_ray.max()) if len(hit_ray) else 0), np.inf)
-    column = np.arange(len(hit_ray)) - np.repeat(np.cumsum(per_ray) - per_ray, per_ray)
-    result[hit_ray, column] = hit_z
-    return result
+    return sampling.heights_table(hit_ray, hit_z, len(rays))
 
 
 def _polar_extent(xy, inner: float, outer: float, grid: tuple) -> tuple:
