@@ -585,6 +585,17 @@ class ResultsPanel(QtWidgets.QWidget):
             "ok",
         )
 
+    def _say_undone(self, *roles: str) -> bool:
+        """Whether one of roles was shown and its load is undone (Ctrl+Z) or its object
+        deleted; then the panel says so (load it again, or Redo) and the action stops,
+        never touching a deleted object."""
+        try:
+            session.current().require_shown(*roles)
+        except CadbenchError as exc:
+            self.show_message(exc.one_line(), "error")
+            return True
+        return False
+
     def show_deviation(self, on_done=None):
         """FreeCAD's Inspection of the aligned candidate against the reference, computed in
         a child process (gui/deviation.py) with a bar and Cancel; the run (None when there
@@ -595,6 +606,8 @@ class ResultsPanel(QtWidgets.QWidget):
         alignment = panel_model.alignment_of(sess.result or {})
         reference = sess.reference.object() if sess.reference else None
         candidate = sess.candidate.object() if sess.candidate else None
+        if self._say_undone("reference", "candidate"):
+            return None
         if alignment is None or reference is None or candidate is None:
             self.show_message(tr("Score first: the deviation needs the scored alignment."), "error")
             return None
@@ -644,6 +657,8 @@ class ResultsPanel(QtWidgets.QWidget):
         sess = session.current()
         alignment = panel_model.alignment_of(sess.result or {})
         obj = sess.candidate.object() if sess.candidate else None
+        if self._say_undone("candidate"):
+            return
         if alignment is None or obj is None:
             self.show_message(tr("No candidate alignment to apply: score first."), "error")
             return

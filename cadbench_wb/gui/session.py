@@ -9,6 +9,7 @@ point at the same geometry here; FreeCAD itself never reads an untrusted file.
 """
 
 import atexit
+import contextlib
 import dataclasses
 import os
 import shutil
@@ -31,15 +32,28 @@ ROLE_STYLE = {  # (RGB, transparency): the reference ghosted, the candidate soli
 
 @dataclasses.dataclass
 class Model:
-    """A reference or candidate: the file that is scored and the object that shows it."""
+    """A reference or candidate: the file that is scored and the object that shows it.
+
+    A load is one step of the document's undo history, so Ctrl+Z can take its object away
+    (or give a reused object back the previous file's shape): object() is the object only
+    while it still shows this file (its Description, Label2, is the file's path, which the
+    undo restores with the shape), else None. The file, not the object, is what is scored."""
 
     path: str
     object_name: str = ""
     document: str = ""
+    stamp: str = ""  # the object's Label2 while it shows this file ("" for a selection)
 
     def object(self):
         doc = FreeCAD.getDocument(self.document) if self.document in _documents() else None
-        return doc.getObject(self.object_name) if doc is not None else None
+        obj = doc.getObject(self.object_name) if doc is not None and self.object_name else None
+        if obj is not None and self.stamp and getattr(obj, "Label2", "") != self.stamp:
+            return None
+        return obj
+
+    def undone(self) -> bool:
+        """Shown once, and no longer in the document (its load undone, or deleted)."""
+        return bool(self.object_name) and self.object() is None
 
 
 class Session:
@@ -90,28 +104,61 @@ class Session:
                 # Nothing to show, but still a delivery to score: the result names the
                 # failure. The last candidate goes: left in the view, it would pass for it.
                 last = self.candidate.object() if role == "candidate" and self.candidate else None
-                if last is not None:
-                    last.Document.removeObject(last.Name)
-                self.candidate = Model(os.path.abspath(path))
-                self._forget_result(self.document())
+                doc = last.Document if last is not None else self.document()
+                with undoable(doc, self._step_name(role, path)):
+                    if last is not None:
+                        doc.removeObject(last.Name)
+                    self.candidate = Model(os.path.abspath(path))
+                    self._forget_result(doc)
             raise error
         import Part  # noqa: PLC0415 - FreeCAD-only
 
         shape = Part.read(answer["result"]["brep"])
         doc = self.document()
         name = role.capitalize()
-        obj = doc.getObject(name)
-        if obj is None or obj.TypeId != "Part::Feature":
-            obj = doc.addObject("Part::Feature", name)
-        obj.Shape = shape
-        obj.Placement = FreeCAD.Placement()
-        obj.Label = f"{name} ({os.path.basename(path)})"
-        _style(obj, *ROLE_STYLE[role])
-        doc.recompute()
-        model = Model(os.path.abspath(path), obj.Name, doc.Name)
-        setattr(self, role, model)
-        self._forget_result(doc)
+        # One step of the undo history (Ctrl+Z), as FreeCAD's own Import makes its own.
+        with undoable(doc, self._step_name(role, path)):
+            obj = doc.getObject(name)
+            if obj is None or obj.TypeId != "Part::Feature":
+                obj = doc.addObject("Part::Feature", name)
+            obj.Shape = shape
+            obj.Placement = FreeCAD.Placement()
+            obj.Label = f"{name} ({os.path.basename(path)})"
+            obj.Label2 = os.path.abspath(path)
+            _style(obj, *ROLE_STYLE[role])
+            doc.recompute()
+            model = Model(os.path.abspath(path), obj.Name, doc.Name, obj.Label2)
+            setattr(self, role, model)
+            self._forget_result(doc)
         return model
+
+    def _step_name(self, role: str, path: str) -> str:
+        """The undo step's name: Open case for a case's reference, else Load <role>."""
+        case = self.case
+        if role == "reference" and case is not None and path == case.reference_path:
+            return FreeCAD.Qt.translate("CadBench", "Open case")
+        if role == "reference":
+            return FreeCAD.Qt.translate("CadBench", "Load reference")
+        return FreeCAD.Qt.translate("CadBench", "Load candidate")
+
+    def undone_roles(self) -> list[str]:
+        """The roles whose model was shown and is no longer in the document (Ctrl+Z of its
+        load, or deleted): the panel says so instead of acting on a missing object."""
+        return [
+            role
+            for role in ("reference", "candidate")
+            if getattr(self, role) is not None and getattr(self, role).undone()
+        ]
+
+    def require_shown(self, *roles: str) -> None:
+        """UsageError naming the first of roles whose load was undone (or object deleted)."""
+        for role in roles:
+            model = getattr(self, role)
+            if model is not None and model.undone():
+                raise UsageError(
+                    f"the {role} {os.path.basename(model.path)} is no longer in the document "
+                    "(its load was undone or its object deleted): load it again, or Redo"
+                )
 
     def use_object(self, role: str, obj) -> Model:
         """Take a document object (the current selection) as reference or candidate: its
@@ -164,11 +211,14 @@ class Session:
     # -- scoring ---------------------------------------------------------------------
     def score_job(self, candidate_path: str | None = None):
         """The outcome.Job for the current reference (or case) and candidate."""
+        given = candidate_path is not None
         candidate_path = candidate_path or (self.candidate.path if self.candidate else None)
         if self.reference is None and self.case is None:
             raise UsageError("load a reference model or open a case first")
         if not candidate_path:
             raise UsageError("load a candidate model first")
+        # The score is of the files, but a model whose load was undone is not loaded.
+        self.require_shown("reference", *(() if given else ("candidate",)))
         self._runs += 1
         diff_dir = os.path.join(self.workdir, f"diff-{self._runs}")
         reference = self.case.reference_path if self.case else self.reference.path
@@ -217,6 +267,19 @@ def remove_when_freecad_quits(folder: str) -> None:
             app.aboutToQuit.connect(remove)
     except ImportError:  # no Qt (a headless session object): atexit alone
         pass
+
+
+@contextlib.contextmanager
+def undoable(doc, name: str):
+    """One step of the document's undo history (Edit > Undo, Ctrl+Z), as Part's and
+    Inspection's commands make theirs; a step that raises is rolled back."""
+    doc.openTransaction(name)
+    try:
+        yield
+    except BaseException:
+        doc.abortTransaction()
+        raise
+    doc.commitTransaction()
 
 
 def _documents() -> list[str]:

@@ -112,6 +112,41 @@ def test_apply_alignment_and_show_diff_are_each_one_undo_step(engineer):
     assert alignment["undone_by"] == diff["undone_by"] == "Std_Undo", (alignment, diff)
 
 
+def test_opening_the_case_and_choosing_the_candidate_are_each_one_undo_step(engineer):
+    """Ctrl+Z of the candidate's load, then of the case's: each is the newest step, its
+    object goes, and the panel says the model is not loaded instead of acting on the
+    deleted object (nothing starts, nothing raises); Redo brings both back."""
+    data, _ = engineer
+    loads = data["undo_loads"]
+    assert loads["scored"] and loads["result_kept"], loads  # the result is of the files
+    for role, step_name, gone in (
+        ("candidate", "Load candidate", "Candidate"),
+        ("reference", "Open case", "Reference"),
+    ):
+        step = loads[role]
+        assert _named(step["undo_names"]) == [step_name], step
+        assert step["undone_by"] == "Std_Undo", step
+        assert gone not in step["objects"], step
+        assert role in step["undone_roles"], step
+        actions = step["actions"]
+        assert actions["contents"], actions
+        assert "no longer in the document" in actions["apply"], actions
+        assert actions["deviation"][0] and "no longer in the document" in actions["deviation"][1]
+        busy, said = actions["score"]
+        assert not busy and "no longer in the document" in said, actions
+    assert loads["candidate"]["objects"].count("Reference") == 1
+    assert "Reference" not in loads["reference"]["objects"]
+    for role in ("reference", "candidate"):
+        step = loads[f"redo_{role}"]
+        assert step["redone_by"] == "Std_Redo", step
+        assert role.capitalize() in step["objects"], step
+    assert loads["redo_candidate"]["undone_roles"] == [], loads
+    # perfect_moved is the reference moved rigidly: the same volume, both shapes back.
+    shapes = loads["redo_shapes"]
+    assert set(shapes) == {"reference", "candidate"}, shapes
+    assert shapes["candidate"] == pytest.approx(shapes["reference"], rel=1e-9), shapes
+
+
 def test_a_failed_load_takes_the_last_candidate_away_and_names_the_file_only(engineer):
     data, _ = engineer
     assert "Candidate" not in data["objects_after_broken_load"]

@@ -660,7 +660,7 @@ class _StageWatch(QtCore.QObject):
             self.texts.append(text)
 
 
-def ctrl_z(doc, entry) -> str:
+def ctrl_z(doc, entry, keys="Ctrl+Z") -> str:
     """Ctrl+Z as an engineer presses it in doc's 3D view: that view made the active window
     (the drawing's page may be), then the main window's action bound to Ctrl+Z triggered
     (Std_Undo: it undoes the active document's last step). Its name. (FreeCAD's PySide has
@@ -675,16 +675,26 @@ def ctrl_z(doc, entry) -> str:
     mdi.setActiveSubWindow(view)
     scripted.process_events(2)
     try:
-        return _undo_by_key(mw, entry)
+        return _undo_by_key(mw, entry, keys)
     finally:
         if previous is not None and previous is not view:
             mdi.setActiveSubWindow(previous)
             scripted.process_events(2)
 
 
-def _undo_by_key(mw, entry) -> str:
-    keys = QtGui.QKeySequence("Ctrl+Z")
-    action = next(a for a in mw.findChildren(QtWidgets.QAction) if keys in a.shortcuts())
+def _undo_by_key(mw, entry, keys="Ctrl+Z") -> str:
+    # "Ctrl+Z", or "redo": the platform's Redo keys (Std_Redo is bound to the first of
+    # QKeySequence::Redo's bindings: Ctrl+Shift+Z on X11).
+    bindings = (
+        QtGui.QKeySequence.keyBindings(QtGui.QKeySequence.Redo)
+        if keys == "redo"
+        else [QtGui.QKeySequence(keys)]
+    )
+    action = next(
+        a
+        for a in mw.findChildren(QtWidgets.QAction)
+        if any(key in a.shortcuts() for key in bindings)
+    )
     # FreeCAD enables Edit > Undo for the newly active document on its own timer: wait for
     # it as a user would (a disabled action ignores the key), at most 3 s.
     until = time.monotonic() + 3
@@ -731,6 +741,48 @@ def step_undo_diff(report):
         entry["left"] = sorted(o.Name for o in doc.Objects if o.Name.startswith("Diff"))
 
     return _watched_action(report, "undo_diff", results().show_diff, undo_diff)
+
+
+def step_undo_loads(report):
+    """Ctrl+Z of choosing the candidate, then of opening the case: each one step, its
+    object gone; every action of the panel then says the model is not loaded (never acts
+    on a deleted object), the result stays (it is of the files); Redo (Ctrl+Shift+Z) brings both back."""
+    sess = session.current()
+    doc = sess.candidate.object().Document
+    panel = results()
+    entry = report["undo_loads"] = {"scored": sess.result is not None}
+
+    def actions():
+        panel.apply_button.click()
+        applied = panel.message.text()
+        deviation = panel.show_deviation()
+        deviating = panel.message.text()
+        panel.score()
+        return {
+            "apply": applied,
+            "deviation": [deviation is None, deviating],
+            "score": [panel.is_busy(), panel.message.text()],
+            "contents": bool(panel.contents()),
+        }
+
+    for role in ("candidate", "reference"):
+        step = entry[role] = {"undo_names": list(doc.UndoNames)}
+        step["undone_by"] = ctrl_z(doc, step)
+        step["objects"] = sorted(o.Name for o in doc.Objects)
+        step["undone_roles"] = sess.undone_roles()
+        step["actions"] = actions()
+    entry["result_kept"] = sess.result is not None
+    for role in ("reference", "candidate"):
+        step = entry[f"redo_{role}"] = {}
+        step["redone_by"] = ctrl_z(doc, step, "redo")
+        step["objects"] = sorted(o.Name for o in doc.Objects)
+        step["undone_roles"] = sess.undone_roles()
+    entry["redo_shapes"] = {
+        role: getattr(sess, role).object().Shape.Volume
+        for role in ("reference", "candidate")
+        if getattr(sess, role).object() is not None
+    }
+    return scripted.wait_ms(300)
 
 
 def _watched_action(report, key, action, then, settle_ms=600):
@@ -971,6 +1023,7 @@ SCENARIOS = {
         ("undo_diff", step_undo_diff),
         ("deviation_undone", step_deviation_undone),
         ("cancel_deviation", step_cancel_deviation),
+        ("undo_loads", step_undo_loads),
         ("imperial", step_imperial),
         ("broken_candidate", step_broken_candidate),
         ("broken_scored", step_broken_scored),
