@@ -7,12 +7,27 @@ The solids come from the core (the STEP files a scoring with ``export_diff`` wro
 module only reads and shows them.
 """
 
+import contextlib
+
 import FreeCAD
 import FreeCADGui
 
 from cadbench_wb.app.model import placement
 from cadbench_wb.gui import panel_model
-from cadbench_wb.gui.session import undoable  # noqa: F401 - the panel's steps use it
+
+
+@contextlib.contextmanager
+def undoable(doc, name: str):
+    """One step of the document's undo history (Edit > Undo, Ctrl+Z), as Part's and
+    Inspection's commands make theirs; a step that raises is rolled back."""
+    doc.openTransaction(name)
+    try:
+        yield
+    except BaseException:
+        doc.abortTransaction()
+        raise
+    doc.commitTransaction()
+
 
 GROUP_NAME = "CadBenchDiff"
 PART_NAMES = {"common": "DiffCommon", "missing": "DiffMissing", "extra": "DiffExtra"}

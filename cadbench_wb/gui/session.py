@@ -9,7 +9,6 @@ point at the same geometry here; FreeCAD itself never reads an untrusted file.
 """
 
 import atexit
-import contextlib
 import dataclasses
 import os
 import shutil
@@ -98,6 +97,8 @@ class Session:
     def loaded(self, role: str, path: str, answer: dict) -> Model:
         """Show the model a load job's answer ({"result"} or {"error"}, as job.ScoringThread
         and Outcome.as_answer give it) describes; its failure raised with its reason."""
+        from cadbench_wb.gui.diff_view import undoable  # noqa: PLC0415 - heavy: on first use
+
         if "error" in answer:
             error = error_of(answer["error"].get("reason", ""), answer["error"].get("detail", ""))
             if isinstance(error, DeliveryFailure):
@@ -267,19 +268,6 @@ def remove_when_freecad_quits(folder: str) -> None:
             app.aboutToQuit.connect(remove)
     except ImportError:  # no Qt (a headless session object): atexit alone
         pass
-
-
-@contextlib.contextmanager
-def undoable(doc, name: str):
-    """One step of the document's undo history (Edit > Undo, Ctrl+Z), as Part's and
-    Inspection's commands make theirs; a step that raises is rolled back."""
-    doc.openTransaction(name)
-    try:
-        yield
-    except BaseException:
-        doc.abortTransaction()
-        raise
-    doc.commitTransaction()
 
 
 def _documents() -> list[str]:
