@@ -44,7 +44,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="651" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="666" />
       <source>Apply alignment</source>
       <translation type="unfinished" />
     </message>
@@ -94,12 +94,12 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="664" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="679" />
       <source>Candidate back in its own pose.</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="654" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="669" />
       <source>Candidate moved into the reference frame.</source>
       <translation type="unfinished" />
     </message>
@@ -174,17 +174,17 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="606" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="619" />
       <source>Computing the deviation…</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="698" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="713" />
       <source>Copied {} diff files to {}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="709" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="724" />
       <source>Copied {} drawing file(s)</source>
       <translation type="unfinished" />
     </message>
@@ -194,7 +194,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="616" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="629" />
       <source>Deviation shown: distances within ±{} (colour bar in the 3D view, in mm)</source>
       <translation type="unfinished" />
     </message>
@@ -209,7 +209,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/metrics/registry.py" line="103" />
+      <location filename="../../cadbench_wb/metrics/registry.py" line="104" />
       <source>Dimensional accuracy</source>
       <translation type="unfinished" />
     </message>
@@ -229,7 +229,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/metrics/registry.py" line="158" />
+      <location filename="../../cadbench_wb/metrics/registry.py" line="159" />
       <source>Drawing fidelity</source>
       <translation type="unfinished" />
     </message>
@@ -254,7 +254,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="679" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="694" />
       <source>Export the result as JSON</source>
       <translation type="unfinished" />
     </message>
@@ -264,17 +264,17 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/metrics/registry.py" line="131" />
+      <location filename="../../cadbench_wb/metrics/registry.py" line="132" />
       <source>Feature fidelity</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="688" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="703" />
       <source>Folder for the diff files (STEP and GLB)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="703" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="718" />
       <source>Folder for the drawing files</source>
       <translation type="unfinished" />
     </message>
@@ -314,6 +314,16 @@
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../cadbench_wb/gui/session.py" line="143" />
+      <source>Load candidate</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../cadbench_wb/gui/session.py" line="142" />
+      <source>Load reference</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../cadbench_wb/gui/authoring.py" line="469" />
       <source>Measuring the reference…</source>
       <translation type="unfinished" />
@@ -329,7 +339,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="648" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="663" />
       <source>No candidate alignment to apply: score first.</source>
       <translation type="unfinished" />
     </message>
@@ -414,7 +424,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="599" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="612" />
       <source>Score first: the deviation needs the scored alignment.</source>
       <translation type="unfinished" />
     </message>
@@ -519,7 +529,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/metrics/registry.py" line="142" />
+      <location filename="../../cadbench_wb/metrics/registry.py" line="143" />
       <source>Thread fidelity</source>
       <translation type="unfinished" />
     </message>
@@ -544,7 +554,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="683" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="698" />
       <source>Wrote {}</source>
       <translation type="unfinished" />
     </message>
@@ -584,7 +594,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../cadbench_wb/gui/panel.py" line="739" />
+      <location filename="../../cadbench_wb/gui/panel.py" line="754" />
       <source>cadbench results</source>
       <translation type="unfinished" />
     </message>
