@@ -238,7 +238,9 @@ def _freecad_step(objects: list) -> bytes:
                 shapes.append(shape)
     if not shapes:
         raise Refused("result_not_solid", "the result holds no FreeCAD shape")
-    compound = Part.makeCompound(shapes)
+    # Part.Compound, not Part.makeCompound: FreeCAD 1.0.0 (Debian 13) ends a bare python3
+    # process with exit status 1 and no message in makeCompound.
+    compound = Part.Compound(shapes)
     _check_solid(len(compound.Solids), sum(abs(s.Volume) for s in compound.Solids))
     path = os.path.join(os.environ.get("TMPDIR", "."), "cadbench-result.step")
     compound.exportStep(path)
