@@ -207,9 +207,7 @@ class AuthoringPanel(QtWidgets.QWidget):
 
     def _auto_done(self, info) -> None:
         thread, self._auto_thread = self._auto_thread, None
-        if thread is not None:
-            thread.wait()
-            thread.deleteLater()
+        job.reap(thread)
         self.from_auto_button.setEnabled(True)
         if "failure" in info:
             failure = info["failure"]
@@ -473,9 +471,7 @@ class AuthoringPanel(QtWidgets.QWidget):
 
     def _live_done(self, outcomes) -> None:
         thread, self._live_thread = self._live_thread, None
-        if thread is not None:
-            thread.wait()
-            thread.deleteLater()
+        job.reap(thread)
         outcome = outcomes[0] if outcomes else {"cancelled": True}
         if self._live_pending:
             self._live_pending = False

@@ -165,8 +165,7 @@ class Run:
 
     def _finished(self, outcomes) -> None:
         self.timer.stop()
-        self.thread.wait()
-        self.thread.deleteLater()
+        job.reap(self.thread)
         outcome = outcomes[0] if outcomes else {"cancelled": True}
         if self.shows_bar:
             self.results.end_activity()

@@ -152,6 +152,14 @@ def _watch_quit() -> None:
         _QUIT_WATCHED.append(app)
 
 
+def reap(thread) -> None:
+    """A finished thread (None: nothing) waited for and handed to Qt to delete: its signal
+    has fired, but its run() may not have returned yet."""
+    if thread is not None:
+        thread.wait()
+        thread.deleteLater()
+
+
 def stop_all(wait_ms: int = 5000) -> None:
     for thread in list(_RUNNING):
         thread.cancel()

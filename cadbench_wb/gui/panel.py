@@ -251,9 +251,7 @@ class ResultsPanel(QtWidgets.QWidget):
         self._timer.stop()
         for widget in (self.progress, self.stage_label, self.cancel_button):
             widget.hide()
-        if thread is not None:
-            thread.wait()
-            thread.deleteLater()
+        job.reap(thread)
         done(outcomes)
 
     def show_activity(self, text: str, cancel) -> None:
