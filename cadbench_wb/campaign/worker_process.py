@@ -9,26 +9,18 @@ Each job runs through cadbench_wb.runtime.worker.run, which writes the stage nam
 step: when this process dies, the parent reads the stage and knows whose fault it was.
 """
 
-import ctypes
 import json
 import os
-import signal
 import sys
 
-from cadbench_wb.runtime import worker
+from cadbench_wb.runtime import child_limits, worker
 from cadbench_wb.runtime.freecad_env import import_freecad
 
 
 def _die_with_parent() -> None:
     """Linux: be killed when the parent dies (a kill -9 of the campaign leaves no orphans
     scoring on); set here rather than in a preexec_fn, which is unsafe in threaded parents."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
-        return
-    if os.getppid() == 1:
+    if child_limits.die_with_parent() and os.getppid() == 1:
         os._exit(0)
 
 

@@ -22,7 +22,7 @@ from cadbench_wb.errors import UsageError
 from cadbench_wb.inputs import formats
 from cadbench_wb.results import fingerprint
 from cadbench_wb.results import result as results
-from cadbench_wb.runtime import freecad_env, runner
+from cadbench_wb.runtime import child_limits, freecad_env, runner
 
 # The module that authors the targets: its import closure is the stamp of the cache key.
 AUTHOR_MODULE = "cadbench_wb.app.cases.auto"
@@ -88,7 +88,7 @@ def _make(reference: str, folder: str, timeout: float, memory_mb: int) -> dict |
     """Run `cadbench case new` in a child into a staging folder and rename it in (two
     scorings of one reference at once leave one complete entry). None, or the failure.
     The child runs under the scoring's limits and dies with its parent, as a scoring
-    child does (runner.limited_environment)."""
+    child does (runtime/child_limits.py)."""
     parent = os.path.dirname(folder)
     try:
         os.makedirs(parent, exist_ok=True)
@@ -103,7 +103,7 @@ def _make(reference: str, folder: str, timeout: float, memory_mb: int) -> dict |
             command,
             capture_output=True,
             text=True,
-            env=runner.limited_environment(runner.child_environment(), memory_mb, timeout),
+            env=child_limits.environment(runner.child_environment(), memory_mb, timeout),
             timeout=timeout,
             stdin=subprocess.DEVNULL,
             start_new_session=True,

@@ -55,14 +55,16 @@ def apply(memory_mb: int, cpu_seconds: int, parent_pid: int) -> None:
     die_with_parent(parent_pid)
 
 
-def die_with_parent(parent_pid: int) -> None:
-    """Linux: SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG). A parent
-    that died before that was set has left this process to another (init, a subreaper):
-    then it dies now. Elsewhere the CPU limit remains the backstop."""
+def die_with_parent(parent_pid: int = 0) -> bool:
+    """Linux: SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG); whether
+    that was set (elsewhere the CPU limit remains the backstop). parent_pid: the parent it
+    was started by; one that died before the signal was set has left this process to
+    another (init, a subreaper): then it dies now."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
     except (OSError, AttributeError):
-        return
+        return False
     if parent_pid and os.getppid() != parent_pid:
         os.kill(os.getpid(), signal.SIGKILL)
+    return True

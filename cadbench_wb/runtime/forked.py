@@ -16,6 +16,8 @@ import subprocess
 import sys
 import time
 
+from cadbench_wb.runtime import child_limits
+
 
 def single_threaded() -> bool:
     """Whether this process runs exactly one thread (Linux: /proc; elsewhere: unknown, so
@@ -111,13 +113,12 @@ def _die_with_parent(name: str) -> None:
     """Linux: SIGKILL this child when its parent dies (a fork does not inherit the parent's
     own PR_SET_PDEATHSIG), and name it (its command line is its parent's: ps -o comm, top
     and /proc/PID/comm tell it from a scoring child by this name)."""
+    if child_limits.die_with_parent() and os.getppid() == 1:
+        os._exit(0)
     try:
         import ctypes  # noqa: PLC0415 - in the child only
 
         libc = ctypes.CDLL(None)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
         libc.prctl(15, ctypes.c_char_p(name.encode()[:15]), 0, 0, 0)  # 15 = PR_SET_NAME
     except (OSError, AttributeError):
         pass
-    if os.getppid() == 1:
-        os._exit(0)

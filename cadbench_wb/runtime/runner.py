@@ -99,19 +99,6 @@ def child_environment() -> dict:
     return env
 
 
-def limited_environment(env: dict, memory_mb: int | None, timeout: float | None) -> dict:
-    """ENV for a child started with start_new_session=True (its own process group) that
-    sets its own memory limit and CPU backstop and dies with its parent, so that a killed
-    scorer never leaves a kernel job running (child_limits.py; never a preexec_fn, which
-    would make Python fork() this whole process instead of vfork)."""
-    return child_limits.environment(env, memory_mb, timeout)
-
-
-def _die_with_parent() -> None:
-    """Linux: SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG)."""
-    child_limits.die_with_parent(0)
-
-
 def run_job(job, limits: Limits | None = None, on_start=None) -> Outcome:
     """The outcome of one job (an outcome.Job, or its dict) run in a fresh child under
     the limits: a value, or a named failure (outcome.outcome_of reads every ending).
@@ -226,7 +213,11 @@ def _run_child(job: Job, limits: Limits, on_start=None) -> Ending:
         stage_path = os.path.join(tmp, "stage.txt")
         with open(job_path, "w", encoding="utf-8") as handle:
             json.dump(job.as_dict(), handle)
-        env = limited_environment(child_environment(), limits.memory_mb, limits.timeout)
+        # Started with start_new_session=True (its own process group), it sets its own
+        # memory limit and CPU backstop and dies with its parent, so that a killed scorer
+        # never leaves a kernel job running (child_limits.py; never a preexec_fn, which
+        # would make Python fork() this whole process instead of vfork).
+        env = child_limits.environment(child_environment(), limits.memory_mb, limits.timeout)
         started = time.perf_counter()
         with open(os.path.join(tmp, "log.txt"), "wb") as log:
             process = subprocess.Popen(

@@ -28,7 +28,7 @@ def _child(code: str, env: dict, **popen):
 
 
 def test_the_child_sets_the_limits_it_is_given_in_its_own_session():
-    env = runner.limited_environment(runner.child_environment(), 700, 12.5)
+    env = child_limits.environment(runner.child_environment(), 700, 12.5)
     child = _child(REPORT, env, stdout=subprocess.PIPE, start_new_session=True)
     out, _ = child.communicate(timeout=60)
     assert child.returncode == 0
@@ -41,7 +41,7 @@ def test_the_child_sets_the_limits_it_is_given_in_its_own_session():
 
 
 def test_no_limits_asked_leave_the_inherited_ones():
-    env = runner.limited_environment(runner.child_environment(), 0, None)
+    env = child_limits.environment(runner.child_environment(), 0, None)
     child = _child(REPORT, env, stdout=subprocess.PIPE)
     out, _ = child.communicate(timeout=60)
     import resource
@@ -66,8 +66,8 @@ def test_a_killed_parent_kills_its_scoring_child():
     middle_code = textwrap.dedent(
         """
         import subprocess, sys, time
-        from cadbench_wb.runtime import runner
-        env = runner.limited_environment(runner.child_environment(), 0, 600)
+        from cadbench_wb.runtime import child_limits, runner
+        env = child_limits.environment(runner.child_environment(), 0, 600)
         code = "import cadbench_wb, time; print('up', flush=True); time.sleep(120)"
         child = subprocess.Popen([runner.python_for_children(), "-c", code], env=env,
                                  stdout=subprocess.PIPE, start_new_session=True)

@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 
-from cadbench_wb.runtime import runner
+from cadbench_wb.runtime import child_limits, runner
 from cadbench_wb.runtime.freecad_env import import_freecad
 
 # CADBENCH_SERIAL_STAGES=1 draws in the scoring process (the baseline of tools/bench_whole_job.py,
@@ -209,7 +209,7 @@ class DrawingsAhead:
 def serve(reply_fd: int) -> None:
     """The child's loop: import FreeCAD and TechDraw once, then draw each job named on stdin
     and name it on reply_fd when its answer is written."""
-    runner._die_with_parent()
+    child_limits.die_with_parent()
     replies = os.fdopen(reply_fd, "w")
 
     import_freecad()
